@@ -1,0 +1,103 @@
+"""The ``playbook_*`` configuration values, declared once as a dataclass.
+
+Each field of :class:`PlaybookConfig` becomes a ``playbook_<field>`` value in
+conf.py. :func:`read_config` validates what the author wrote at
+``config-inited`` and replaces a wrong value by its default with a located
+warning, so a typo never turns into a traceback later in the build.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from sphinx.application import Sphinx
+from sphinx.config import Config
+
+from .diagnostics import PlaybookWarning, warn
+
+PREFIX = "playbook_"
+
+
+def _is_list_of_mappings_or_strings(value: Any) -> bool:
+    return isinstance(value, list | tuple) and all(isinstance(v, dict | str) for v in value)
+
+
+def _is_optional_string(value: Any) -> bool:
+    return value is None or isinstance(value, str)
+
+
+@dataclass(frozen=True)
+class PlaybookConfig:
+    """Site-wide defaults; a page's own front matter always wins."""
+
+    authors: list[dict[str, Any] | str] = field(
+        default_factory=list,
+        metadata={
+            "validate": _is_list_of_mappings_or_strings,
+            "expects": "a list of author names or mappings with name, url, orcid, affiliations",
+        },
+    )
+    affiliations: list[dict[str, Any] | str] = field(
+        default_factory=list,
+        metadata={
+            "validate": _is_list_of_mappings_or_strings,
+            "expects": "a list of affiliation names or mappings with id, name, url",
+        },
+    )
+    published: str | None = field(
+        default=None,
+        metadata={"validate": _is_optional_string, "expects": "a date such as '2025-02-19'"},
+    )
+    updated: str | None = field(
+        default=None,
+        metadata={"validate": _is_optional_string, "expects": "a date such as '2025-03-01'"},
+    )
+    doi: str | None = field(
+        default=None,
+        metadata={"validate": _is_optional_string, "expects": "a DOI such as '10.1234/abc'"},
+    )
+    description: str | None = field(
+        default=None,
+        metadata={"validate": _is_optional_string, "expects": "a one-sentence string"},
+    )
+    thumbnail: str | None = field(
+        default=None,
+        metadata={"validate": _is_optional_string, "expects": "an image path or URL"},
+    )
+
+
+CONFIG_FIELDS = {f.name: f for f in dataclasses.fields(PlaybookConfig)}
+
+
+def _default(f: dataclasses.Field) -> Any:
+    if f.default_factory is not dataclasses.MISSING:
+        return f.default_factory()
+    return f.default
+
+
+def add_config_values(app: Sphinx) -> None:
+    """Register every dataclass field as ``playbook_<name>``."""
+    for name, f in CONFIG_FIELDS.items():
+        # Defaults are re-created per build; "env" rebuilds pages when they change.
+        app.add_config_value(PREFIX + name, _default(f), "env", types=())
+    app.connect("config-inited", _validate_config, priority=400)
+
+
+def _validate_config(app: Sphinx, config: Config) -> None:
+    """Replace invalid values by their default, warning once for each."""
+    for name, f in CONFIG_FIELDS.items():
+        value = config[PREFIX + name]
+        if not f.metadata["validate"](value):
+            warn(
+                f"conf.py: {PREFIX}{name} = {value!r} is not valid; "
+                f"expected {f.metadata['expects']}. Using the default instead.",
+                PlaybookWarning.CONFIG,
+            )
+            setattr(config, PREFIX + name, _default(f))
+
+
+def read_config(config: Config) -> PlaybookConfig:
+    """The validated settings as one immutable object."""
+    return PlaybookConfig(**{name: config[PREFIX + name] for name in CONFIG_FIELDS})

@@ -1,0 +1,55 @@
+"""Located warnings with the ``playbook`` type, so ``suppress_warnings`` works.
+
+Every message the extension emits goes through :func:`warn`, which names the
+file and line (through Sphinx's ``location``) and carries a subtype from
+:class:`PlaybookWarning`; authors silence one family with, for example,
+``suppress_warnings = ["playbook.metadata"]``.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any
+
+from sphinx.util import logging
+
+WARNING_TYPE = "playbook"
+
+logger = logging.getLogger("sphinx_playbook")
+
+
+class PlaybookWarning(Enum):
+    """Warning subtypes; the value is what ``suppress_warnings`` matches."""
+
+    CONFIG = "config"
+    """A ``playbook_*`` value in conf.py has the wrong type or an unknown value."""
+    METADATA = "metadata"
+    """A front-matter or docinfo value is invalid (bad date, URL, author...)."""
+    METADATA_KEY = "metadata_key"
+    """A front-matter key that neither this extension nor Sphinx knows."""
+    EXTENSIONS = "extensions"
+    """The extension set-up conflicts with another extension."""
+
+    @property
+    def qualified(self) -> str:
+        """``playbook.<subtype>``, as written in ``suppress_warnings``."""
+        return f"{WARNING_TYPE}.{self.value}"
+
+
+def warn(
+    message: str,
+    subtype: PlaybookWarning,
+    location: Any = None,
+) -> None:
+    """Log a warning with the ``playbook`` type and a subtype.
+
+    ``location`` is anything Sphinx accepts: a node, a docname, or a
+    ``(docname, line)`` pair. The message ends with the subtype so an author
+    knows what to put in ``suppress_warnings``.
+    """
+    logger.warning(
+        message,
+        type=WARNING_TYPE,
+        subtype=subtype.value,
+        location=location,
+    )

@@ -1,0 +1,557 @@
+"""Article metadata: front matter (MyST), docinfo (reST) and conf.py defaults.
+
+MyST turns a list of author mappings into a docinfo string (JSON with smart
+quotes, split on commas by docutils), so the YAML front matter is read here
+from the source itself. reST documents give the same keys as docinfo fields in
+simple string forms, read before docutils' DocInfo transform reshapes them.
+Both become one validated :class:`ArticleMetadata` per page, stored in the
+environment; conf.py defaults are merged in when a page is written.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+from docutils import nodes
+from docutils.transforms import Transform
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+
+from .config import read_config
+from .diagnostics import PlaybookWarning, warn
+from .urls import is_safe_url
+
+#: Keys this extension reads.
+PLAYBOOK_KEYS = frozenset(
+    {
+        "title",
+        "description",
+        "published",
+        "updated",
+        "doi",
+        "authors",
+        "author",
+        "affiliations",
+        "thumbnail",
+        # Read by the citation and appendix features.
+        "bibliography",
+        "license",
+    }
+)
+#: Keys that Sphinx, docutils, MyST, pydata-sphinx-theme or Jupyter tools read:
+#: known, so no "unknown key" warning, but not ours to validate.
+OTHER_KNOWN_KEYS = frozenset(
+    {
+        "myst",
+        "mystnb",
+        "substitutions",
+        "html_meta",
+        "orphan",
+        "nocomments",
+        "nosearch",
+        "tocdepth",
+        "jupytext",
+        "kernelspec",
+        "file_format",
+        "organization",
+        "address",
+        "contact",
+        "version",
+        "revision",
+        "status",
+        "date",
+        "copyright",
+        "dedication",
+        "abstract",
+        "keywords",
+        "og:title",
+        "og:description",
+    }
+)
+
+_DATE_FORMATS = ("%Y-%m-%d", "%b %d, %Y", "%B %d, %Y", "%d %B %Y", "%d %b %Y", "%Y/%m/%d")
+_ORCID = re.compile(r"^(?:https?://orcid\.org/)?(\d{4}-\d{4}-\d{4}-\d{3}[\dX])/?$")
+_DOI = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)?(10\.\d{4,9}/\S+)$", re.IGNORECASE)
+_HTML_TAG = re.compile(r"<\s*/?\s*[a-zA-Z!][^>]*>")
+# "Name <https://url> [aff-1, aff-2]": the reST simple form of one author.
+_REST_AUTHOR = re.compile(r"^(?P<name>[^<\[]*?)\s*(?:<(?P<url>[^>]*)>)?\s*(?:\[(?P<affs>[^\]]*)\])?$")
+_REST_ORG = re.compile(r"^(?P<name>[^<]*?)\s*(?:<(?P<url>[^>]*)>)?$")
+
+
+@dataclass(frozen=True)
+class Affiliation:
+    """An institution; ``key`` is what authors refer to (its id, else its name)."""
+
+    key: str
+    name: str
+    url: str | None = None
+
+
+@dataclass(frozen=True)
+class Author:
+    """One author; ``affiliations`` holds affiliation keys."""
+
+    name: str
+    url: str | None = None
+    orcid: str | None = None
+    affiliations: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ArticleMetadata:
+    """What one page (or conf.py) says about the article; ``None``: not given."""
+
+    title: str | None = None
+    description: str | None = None
+    published: dt.date | None = None
+    updated: dt.date | None = None
+    doi: str | None = None
+    authors: tuple[Author, ...] | None = None
+    affiliations: tuple[Affiliation, ...] | None = None
+    thumbnail: str | None = None
+    license: str | None = None
+    bibliography: tuple[str, ...] = ()
+
+    def with_defaults(self, defaults: ArticleMetadata) -> ArticleMetadata:
+        """Fill every field this page left unset from ``defaults``."""
+        merged = {
+            f.name: getattr(defaults, f.name)
+            if getattr(self, f.name) in (None, ())
+            else getattr(self, f.name)
+            for f in dataclasses.fields(self)
+        }
+        # Authors and affiliations belong together: a page with its own authors
+        # keeps its own affiliation list, even when empty.
+        if self.authors is not None:
+            merged["affiliations"] = self.affiliations or ()
+        return ArticleMetadata(**merged)
+
+
+@dataclass
+class RawField:
+    """One front-matter value and the source line it came from."""
+
+    value: Any
+    line: int | None
+
+
+@dataclass
+class _Reader:
+    """Turns raw fields into :class:`ArticleMetadata`, warning at their lines."""
+
+    docname: str | None
+    where: str = "front matter"
+    warnings: list[tuple[str, int | None]] = field(default_factory=list)
+
+    def warn(self, message: str, line: int | None, key: str) -> None:
+        location = (self.docname, line) if self.docname else None
+        prefix = "" if self.docname else "conf.py: "
+        warn(f"{prefix}{self.where} key {key!r}: {message}", PlaybookWarning.METADATA, location)
+
+    def text(self, raw: RawField, key: str) -> str | None:
+        value = raw.value
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, str | int | float):
+            self.warn(f"expected text, got {type(value).__name__}; ignored", raw.line, key)
+            return None
+        text = str(value).strip()
+        return text or None
+
+    def plain_text(self, raw: RawField, key: str) -> str | None:
+        """Text that will be shown: HTML tags are reported (and escaped later)."""
+        text = self.text(raw, key)
+        if text and _HTML_TAG.search(text):
+            self.warn(
+                f"{text!r} contains HTML, which is shown as typed, not interpreted; "
+                "remove the tags",
+                raw.line,
+                key,
+            )
+        return text
+
+    def url(self, value: Any, line: int | None, key: str) -> str | None:
+        if value is None or value == "":
+            return None
+        if not isinstance(value, str):
+            self.warn(f"expected a URL, got {type(value).__name__}; ignored", line, key)
+            return None
+        url = value.strip()
+        if not is_safe_url(url):
+            self.warn(
+                f"URL {url!r} is refused: only http(s), mailto and relative links are allowed",
+                line,
+                key,
+            )
+            return None
+        return url
+
+    def date(self, raw: RawField, key: str) -> dt.date | None:
+        value = raw.value
+        if value is None or value == "":
+            return None
+        if isinstance(value, dt.datetime):
+            return value.date()
+        if isinstance(value, dt.date):
+            return value
+        if isinstance(value, str):
+            text = value.strip()
+            for fmt in _DATE_FORMATS:
+                try:
+                    return dt.datetime.strptime(text, fmt).date()
+                except ValueError:
+                    continue
+        self.warn(
+            f"{value!r} is not a date; write it as YYYY-MM-DD, e.g. 2025-02-19",
+            raw.line,
+            key,
+        )
+        return None
+
+    def doi(self, raw: RawField) -> str | None:
+        text = self.text(raw, "doi")
+        if text is None:
+            return None
+        match = _DOI.match(text)
+        if not match:
+            self.warn(f"{text!r} is not a DOI; write it as 10.xxxx/suffix", raw.line, "doi")
+            return None
+        return match.group(1)
+
+    def orcid(self, value: Any, line: int | None) -> str | None:
+        if value is None or value == "":
+            return None
+        match = _ORCID.match(str(value).strip())
+        if not match:
+            self.warn(
+                f"{value!r} is not an ORCID iD; write it as 0000-0002-1825-0097",
+                line,
+                "orcid",
+            )
+            return None
+        return match.group(1)
+
+    def affiliations(self, raw: RawField) -> tuple[Affiliation, ...]:
+        items = raw.value
+        if isinstance(items, str | Mapping):
+            items = [items]
+        if not isinstance(items, list | tuple):
+            self.warn("expected a list of affiliations; ignored", raw.line, "affiliations")
+            return ()
+        result: list[Affiliation] = []
+        for item in items:
+            if isinstance(item, str):
+                item = {"name": item}
+            if not isinstance(item, Mapping):
+                self.warn(f"{item!r} is not an affiliation; ignored", raw.line, "affiliations")
+                continue
+            unknown = set(item) - {"id", "name", "url"}
+            if unknown:
+                self.warn(
+                    f"unknown affiliation field(s) {', '.join(sorted(map(str, unknown)))}; "
+                    "use id, name and url",
+                    raw.line,
+                    "affiliations",
+                )
+            name = self.plain_text(RawField(item.get("name"), raw.line), "affiliations")
+            if not name:
+                self.warn(f"affiliation {dict(item)!r} has no name; add one", raw.line,
+                          "affiliations")
+                continue
+            key = self.text(RawField(item.get("id"), raw.line), "affiliations") or name
+            url = self.url(item.get("url"), raw.line, "affiliations")
+            result.append(Affiliation(key=key, name=name, url=url))
+        return tuple(result)
+
+    def authors(self, raw: RawField, key: str) -> tuple[Author, ...]:
+        items = raw.value
+        if isinstance(items, str | Mapping):
+            items = [items]
+        if not isinstance(items, list | tuple):
+            self.warn("expected a list of authors; ignored", raw.line, key)
+            return ()
+        result: list[Author] = []
+        for item in items:
+            if isinstance(item, str):
+                item = {"name": item}
+            if not isinstance(item, Mapping):
+                self.warn(f"{item!r} is not an author; ignored", raw.line, key)
+                continue
+            unknown = set(item) - {"name", "url", "orcid", "affiliations", "affiliation"}
+            if unknown:
+                self.warn(
+                    f"unknown author field(s) {', '.join(sorted(map(str, unknown)))}; "
+                    "use name, url, orcid and affiliations",
+                    raw.line,
+                    key,
+                )
+            name = self.plain_text(RawField(item.get("name"), raw.line), key)
+            if not name:
+                self.warn(f"author {dict(item)!r} has no name; add a name", raw.line, key)
+                continue
+            affs = item.get("affiliations", item.get("affiliation", ()))
+            if isinstance(affs, str | int):
+                affs = [affs]
+            if not isinstance(affs, list | tuple):
+                self.warn(f"affiliations of {name!r} must be a list; ignored", raw.line, key)
+                affs = ()
+            result.append(
+                Author(
+                    name=name,
+                    url=self.url(item.get("url"), raw.line, key),
+                    orcid=self.orcid(item.get("orcid"), raw.line),
+                    affiliations=tuple(str(a).strip() for a in affs if str(a).strip()),
+                )
+            )
+        return tuple(result)
+
+    def strings(self, raw: RawField, key: str) -> tuple[str, ...]:
+        value = raw.value
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+            self.warn("expected a file name or a list of file names", raw.line, key)
+            return ()
+        return tuple(v.strip() for v in value if v.strip())
+
+    def read(self, fields: Mapping[str, RawField]) -> ArticleMetadata:
+        for key, raw in fields.items():
+            if key not in PLAYBOOK_KEYS and key not in OTHER_KNOWN_KEYS and "." not in key:
+                warn(
+                    f"unknown {self.where} key {key!r}; known keys are "
+                    f"{', '.join(sorted(PLAYBOOK_KEYS - {'author'}))}",
+                    PlaybookWarning.METADATA_KEY,
+                    (self.docname, raw.line) if self.docname else None,
+                )
+        get = fields.get
+        authors_raw = get("authors") or get("author")
+        affiliations = self.affiliations(get("affiliations")) if get("affiliations") else None
+        authors = self.authors(authors_raw, "authors") if authors_raw else None
+        if authors is not None:
+            affiliations = _complete_affiliations(authors, affiliations or ())
+        thumbnail = get("thumbnail")
+        return ArticleMetadata(
+            title=self.plain_text(get("title"), "title") if get("title") else None,
+            description=(
+                self.plain_text(get("description"), "description") if get("description") else None
+            ),
+            published=self.date(get("published"), "published") if get("published") else None,
+            updated=self.date(get("updated"), "updated") if get("updated") else None,
+            doi=self.doi(get("doi")) if get("doi") else None,
+            authors=authors,
+            affiliations=affiliations,
+            thumbnail=self.url(thumbnail.value, thumbnail.line, "thumbnail") if thumbnail else None,
+            license=self.text(get("license"), "license") if get("license") else None,
+            bibliography=self.strings(get("bibliography"), "bibliography")
+            if get("bibliography")
+            else (),
+        )
+
+
+def _complete_affiliations(
+    authors: Iterable[Author], affiliations: tuple[Affiliation, ...]
+) -> tuple[Affiliation, ...]:
+    """Add the affiliations that authors name but the list does not define."""
+    known = {a.key for a in affiliations} | {a.name for a in affiliations}
+    extra: list[Affiliation] = []
+    for author in authors:
+        for key in author.affiliations:
+            if key not in known:
+                known.add(key)
+                extra.append(Affiliation(key=key, name=key))
+    return affiliations + tuple(extra)
+
+
+def read_metadata(
+    fields: Mapping[str, RawField], docname: str | None, where: str = "front matter"
+) -> ArticleMetadata:
+    """Validate raw fields; ``docname`` None means conf.py defaults."""
+    return _Reader(docname=docname, where=where).read(fields)
+
+
+def metadata_from_config(app: Sphinx) -> ArticleMetadata:
+    """conf.py's ``playbook_*`` defaults, validated as front matter is."""
+    config = read_config(app.config)
+    fields = {
+        name: RawField(getattr(config, name), None)
+        for name in ("authors", "affiliations", "published", "updated", "doi", "description",
+                     "thumbnail")
+        if getattr(config, name) not in (None, [], ())
+    }
+    return _Reader(docname=None, where="playbook_ setting").read(fields)
+
+
+# -- MyST: YAML front matter read from the source -------------------------------------
+
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?\r?\n)?---[ \t]*(?:\r?\n|\Z)", re.S)
+
+
+def front_matter_fields(source: str) -> tuple[dict[str, RawField], str | None]:
+    """Top-level keys of a Markdown file's YAML front matter, with 1-based lines.
+
+    Returns the fields and an error message when the YAML does not parse (MyST
+    reports that itself, so the caller stays quiet about it).
+    """
+    match = _FRONT_MATTER.match(source)
+    if not match or not match.group(1):
+        return {}, None
+    text = match.group(1)
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        return {}, str(error)
+    if not isinstance(data, dict) or root is None or not isinstance(root, yaml.MappingNode):
+        return {}, None
+    lines = {
+        key_node.value: key_node.start_mark.line + 2  # +1 for "---", +1 for 1-based
+        for key_node, _ in root.value
+        if isinstance(key_node, yaml.ScalarNode)
+    }
+    return {
+        str(key): RawField(value, lines.get(str(key))) for key, value in data.items()
+    }, None
+
+
+def _is_markdown(app: Sphinx, docname: str) -> bool:
+    suffix = app.env.doc2path(docname).suffix
+    return app.config.source_suffix.get(suffix) == "markdown"
+
+
+def _on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
+    if not _is_markdown(app, docname):
+        return
+    fields, _error = front_matter_fields(source[0])
+    app.env.temp_data["playbook_fields"] = fields
+
+
+# -- reST: docinfo fields, read before docutils reshapes them -----------------------------
+
+
+def _rest_author(text: str) -> dict[str, Any]:
+    match = _REST_AUTHOR.match(text.strip())
+    if not match:
+        return {"name": text.strip()}
+    author: dict[str, Any] = {"name": match.group("name").strip()}
+    if match.group("url"):
+        author["url"] = match.group("url").strip()
+    if match.group("affs"):
+        author["affiliations"] = [a.strip() for a in match.group("affs").split(",")]
+    return author
+
+
+def _rest_affiliation(text: str) -> dict[str, Any]:
+    match = _REST_ORG.match(text.strip())
+    if not match:
+        return {"name": text.strip()}
+    org: dict[str, Any] = {"name": match.group("name").strip()}
+    if match.group("url"):
+        org["url"] = match.group("url").strip()
+    return org
+
+
+def _split_list(text: str) -> list[str]:
+    separator = ";" if ";" in text else ","
+    return [part.strip() for part in text.split(separator) if part.strip()]
+
+
+def rest_field_value(key: str, text: str) -> Any:
+    """The structured value of a reST docinfo field given as a simple string.
+
+    ``authors``: ``Name <url> [affiliation, ...]`` entries separated by ``;``;
+    ``affiliations``: ``Name <url>`` entries separated by ``;``; a value that
+    starts with ``[`` or ``{`` is read as YAML for full control.
+    """
+    stripped = text.strip()
+    if stripped[:1] in "[{":
+        try:
+            return yaml.safe_load(stripped)
+        except yaml.YAMLError:
+            return stripped
+    if key in ("authors", "author"):
+        return [_rest_author(part) for part in (stripped.split(";") if ";" in stripped
+                                                  else [stripped] if key == "author"
+                                                  else stripped.split(","))
+                if part.strip()]
+    if key == "affiliations":
+        return [_rest_affiliation(part) for part in _split_list(stripped)]
+    if key == "bibliography":
+        return _split_list(stripped)
+    return stripped
+
+
+class ReadDocinfoFields(Transform):
+    """Capture a reST document's leading field list before DocInfo (340) converts it."""
+
+    default_priority = 330
+
+    def apply(self, **kwargs: Any) -> None:
+        settings = self.document.settings
+        env: BuildEnvironment | None = getattr(settings, "env", None)
+        if env is None or "playbook_fields" in env.temp_data:
+            return  # not Sphinx, or a Markdown page whose front matter was read already
+        candidate_index = self.document.first_child_not_matching_class(nodes.PreBibliographic)
+        if candidate_index is None:
+            return
+        candidate = self.document[candidate_index]
+        if not isinstance(candidate, nodes.field_list):
+            return
+        fields: dict[str, RawField] = {}
+        for field_node in candidate.findall(nodes.field):
+            name = field_node[0].astext().strip().lower()
+            fields[name] = RawField(
+                rest_field_value(name, field_node[1].astext()),
+                field_node.line or candidate.line,
+            )
+        env.temp_data["playbook_fields"] = fields
+
+
+# -- storage in the environment ----------------------------------------------------------
+
+
+def _on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
+    env = app.env
+    fields = env.temp_data.pop("playbook_fields", None) or {}
+    where = "front matter" if _is_markdown(app, env.docname) else "docinfo"
+    meta = read_metadata(fields, env.docname, where)
+    _metadata_store(env)[env.docname] = meta
+
+
+def _metadata_store(env: BuildEnvironment) -> dict[str, ArticleMetadata]:
+    if not hasattr(env, "playbook_metadata"):
+        env.playbook_metadata = {}
+    return env.playbook_metadata
+
+
+def page_metadata(env: BuildEnvironment, docname: str) -> ArticleMetadata:
+    """The page's own metadata (without conf.py defaults)."""
+    return _metadata_store(env).get(docname, ArticleMetadata())
+
+
+def _on_env_purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    _metadata_store(env).pop(docname, None)
+
+
+def _on_env_merge_info(
+    app: Sphinx, env: BuildEnvironment, docnames: Iterable[str], other: BuildEnvironment
+) -> None:
+    theirs = _metadata_store(other)
+    store = _metadata_store(env)
+    for docname in docnames:
+        if docname in theirs:
+            store[docname] = theirs[docname]
+
+
+def setup_metadata(app: Sphinx) -> None:
+    """Wire metadata reading into the read phase."""
+    app.connect("source-read", _on_source_read)
+    app.add_transform(ReadDocinfoFields)
+    app.connect("doctree-read", _on_doctree_read)
+    app.connect("env-purge-doc", _on_env_purge_doc)
+    app.connect("env-merge-info", _on_env_merge_info)

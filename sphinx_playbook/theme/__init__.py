@@ -1,0 +1,195 @@
+"""The ``sphinx_playbook`` HTML theme: registration and the page context it reads.
+
+Templates live in ``theme/sphinx_playbook/``. This module gives them what
+pydata-sphinx-theme does not: the title block and byline data, the inline
+icons, and per-page pruning of assets a page does not use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from babel.dates import format_date
+from docutils import nodes
+from markupsafe import Markup, escape
+from pygments.formatters import HtmlFormatter
+from sphinx.application import Sphinx
+
+from ..metadata import ArticleMetadata, metadata_from_config, page_metadata
+from .icons import icon_svg
+
+THEME_NAME = "sphinx_playbook"
+THEME_DIR = Path(__file__).parent / THEME_NAME
+
+# Assets that extensions add to every page but that only some pages use, keyed by
+# the node class prefix whose presence in the page means "used".
+_PAGE_SPECIFIC_ASSETS = {
+    "sd-": ("sphinx-design.min.css", "design-tabs.js"),
+}
+
+
+def uses_playbook_theme(app: Sphinx) -> bool:
+    """True when the HTML theme is this one or inherits from it."""
+    theme = getattr(app.builder, "theme", None)
+    if theme is None:
+        return False
+    dirs = getattr(theme, "_dirs", None) or getattr(theme, "themedirs", ())
+    return any(Path(d).resolve() == THEME_DIR.resolve() for d in dirs)
+
+
+@dataclass(frozen=True)
+class _Date:
+    iso: str
+    text: str
+
+
+def _date(value: Any, language: str) -> _Date | None:
+    if value is None:
+        return None
+    try:
+        text = format_date(value, format="medium", locale=language or "en")
+    except Exception:  # an unknown locale name: fall back to English
+        text = format_date(value, format="medium", locale="en")
+    return _Date(iso=value.isoformat(), text=text)
+
+
+def byline_context(meta: ArticleMetadata, language: str) -> dict[str, Any]:
+    """Plain data for components/byline.html (strings are escaped there)."""
+    affiliations = list(meta.affiliations or ())
+    index = {}
+    for number, affiliation in enumerate(affiliations, start=1):
+        index.setdefault(affiliation.key, number)
+        index.setdefault(affiliation.name, number)
+    authors = []
+    for author in meta.authors or ():
+        marks = sorted({index[a] for a in author.affiliations if a in index})
+        authors.append(
+            {
+                "name": author.name,
+                "url": author.url,
+                "orcid": author.orcid,
+                "orcid_url": f"https://orcid.org/{author.orcid}" if author.orcid else None,
+                "marks": marks,
+            }
+        )
+    distinct_sets = {tuple(a["marks"]) for a in authors}
+    return {
+        "description": meta.description,
+        "authors": authors,
+        "affiliations": [
+            {"name": a.name, "url": a.url, "mark": n} for n, a in enumerate(affiliations, start=1)
+        ],
+        "show_marks": len(affiliations) > 1 and len(distinct_sets) > 1,
+        "published": _date(meta.published, language),
+        "updated": _date(meta.updated, language),
+        "doi": {"text": meta.doi, "url": f"https://doi.org/{meta.doi}"} if meta.doi else None,
+    }
+
+
+def _has_class_prefix(doctree: nodes.document, prefix: str) -> bool:
+    return any(
+        any(c.startswith(prefix) for c in node.get("classes", ()))
+        for node in doctree.findall(nodes.Element)
+    )
+
+
+def _prune_unused_assets(context: dict[str, Any], doctree: nodes.document | None) -> None:
+    for prefix, filenames in _PAGE_SPECIFIC_ASSETS.items():
+        if doctree is not None and _has_class_prefix(doctree, prefix):
+            continue
+        for key in ("css_files", "script_files"):
+            assets = context.get(key)
+            if assets is None:
+                continue
+            assets[:] = [
+                a for a in assets if Path(str(getattr(a, "filename", a))).name not in filenames
+            ]
+
+
+def _on_builder_inited(app: Sphinx) -> None:
+    if uses_playbook_theme(app):
+        app.env.playbook_default_metadata = metadata_from_config(app)
+
+
+def _on_html_page_context(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    if not uses_playbook_theme(app):
+        return
+    context["playbook_icon"] = icon_svg
+    _prune_unused_assets(context, doctree)
+    defaults = getattr(app.env, "playbook_default_metadata", ArticleMetadata())
+    if doctree is None or pagename not in app.env.all_docs:
+        context["playbook_title"] = None
+        context["playbook_article"] = byline_context(ArticleMetadata(), app.config.language)
+        return
+    meta = page_metadata(app.env, pagename).with_defaults(defaults)
+    context["playbook_article"] = byline_context(meta, app.config.language)
+    if meta.title and page_metadata(app.env, pagename).title:
+        context["playbook_title"] = escape(meta.title)
+    elif doctree.get("playbook_title_lifted"):
+        context["playbook_title"] = Markup(context.get("title", ""))
+    else:
+        context["playbook_title"] = None
+
+
+def _on_config_inited(app: Sphinx, config: Any) -> None:
+    """Let this theme's components win over pydata-sphinx-theme's of the same name.
+
+    pydata-sphinx-theme resolves the names in its ``navbar_*`` and ``footer_*``
+    options through ``templates_path``, where it adds its components folder; ours
+    go just before it, and only when this theme is the one in use.
+    """
+    if config.html_theme != THEME_NAME:
+        return
+    ours = str(THEME_DIR / "components")
+    if ours in config.templates_path:
+        return
+    pydata = [i for i, p in enumerate(config.templates_path) if "pydata_sphinx_theme" in str(p)]
+    config.templates_path.insert(pydata[0] if pydata else len(config.templates_path), ours)
+
+
+def pygments_css(light_style: str, dark_style: str) -> str:
+    """Highlighting for both modes, following the reader's system without JavaScript.
+
+    pydata-sphinx-theme scopes both styles to ``html[data-theme=...]``, which only
+    its script sets; here the light style is the default, and the dark one applies
+    when the reader chose dark, or has no choice stored and a dark system.
+    """
+    light = HtmlFormatter(style=light_style).get_style_defs(".highlight")
+    dark = HtmlFormatter(style=dark_style)
+    chosen_dark = dark.get_style_defs('html[data-theme="dark"] .highlight')
+    system_dark = dark.get_style_defs("html:not([data-theme]) .highlight")
+    return (
+        f"{light}\n{chosen_dark}\n"
+        f"@media (prefers-color-scheme: dark) {{\n{system_dark}\n}}\n"
+    )
+
+
+def _write_pygments_css(app: Sphinx, exception: Exception | None) -> None:
+    """Replace the pygments.css written by Sphinx and pydata-sphinx-theme."""
+    if exception is not None or not uses_playbook_theme(app):
+        return
+    chosen = getattr(app.builder, "theme_options", None) or {}
+    defaults = app.builder.theme.get_options()
+
+    def option(key: str, fallback: str) -> str:
+        return chosen.get(key) or defaults.get(key) or fallback
+
+    css = pygments_css(
+        option("pygments_light_style", "a11y-high-contrast-light"),
+        option("pygments_dark_style", "a11y-high-contrast-dark"),
+    )
+    Path(app.builder.outdir, "_static", "pygments.css").write_text(css, encoding="utf-8")
+
+
+def setup_theme(app: Sphinx) -> None:
+    """Register the theme and its page-context hook."""
+    app.add_html_theme(THEME_NAME, str(THEME_DIR))
+    app.connect("config-inited", _on_config_inited)
+    app.connect("builder-inited", _on_builder_inited)
+    app.connect("html-page-context", _on_html_page_context)
+    # After pydata-sphinx-theme's own build-finished handler, which writes the file too.
+    app.connect("build-finished", _write_pygments_css, priority=900)

@@ -1,0 +1,152 @@
+/* sphinx_playbook: small enhancements over a page that is complete without them.
+ * Colour-mode switch, search dialog, table-of-contents highlighting and
+ * collapsing, chapters menu, remote announcement. No dependencies. */
+(() => {
+  "use strict";
+  const root = document.documentElement;
+  const WIDE_TOC = window.matchMedia("(min-width: 1200px)");
+  const DARK = window.matchMedia("(prefers-color-scheme: dark)");
+
+  /* Colour mode: auto -> light -> dark, stored as pydata-sphinx-theme stores it. */
+  function applyMode(mode) {
+    const theme = mode === "auto" ? (DARK.matches ? "dark" : "light") : mode;
+    root.dataset.mode = mode;
+    root.dataset.theme = theme;
+    localStorage.setItem("mode", mode);
+    localStorage.setItem("theme", theme);
+    for (const button of document.querySelectorAll(".pb-theme-switch")) {
+      const label = button.dataset["label" + mode[0].toUpperCase() + mode.slice(1)] || mode;
+      button.setAttribute("aria-label", `${button.title}: ${label}`);
+    }
+  }
+  function setUpModeSwitch() {
+    const order = ["auto", "light", "dark"];
+    applyMode(root.dataset.mode || "auto");
+    for (const button of document.querySelectorAll(".pb-theme-switch")) {
+      button.addEventListener("click", () => {
+        const next = order[(order.indexOf(root.dataset.mode) + 1) % order.length];
+        applyMode(next);
+      });
+    }
+    DARK.addEventListener("change", () => {
+      if (root.dataset.mode === "auto") applyMode("auto");
+    });
+  }
+
+  /* Search: the header link opens a dialog; Ctrl+K / Cmd+K too. */
+  function setUpSearch() {
+    const dialog = document.getElementById("pst-search-dialog");
+    if (!dialog || typeof dialog.showModal !== "function") return;
+    const open = () => {
+      dialog.showModal();
+      dialog.querySelector("input")?.focus();
+    };
+    for (const link of document.querySelectorAll(".pb-search-button")) {
+      link.addEventListener("click", (event) => {
+        event.preventDefault();
+        open();
+      });
+    }
+    document.addEventListener("keydown", (event) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "k") {
+        event.preventDefault();
+        dialog.open ? dialog.close() : open();
+      }
+    });
+    dialog.addEventListener("click", (event) => {
+      if (event.target === dialog) dialog.close(); // a click on the backdrop
+    });
+  }
+
+  /* Table of contents: open on wide screens, and highlight the section in view. */
+  function setUpToc() {
+    const details = document.querySelector(".pb-toc__details");
+    if (!details) return;
+    const syncOpen = () => {
+      if (details.hasAttribute("data-open-wide")) details.open = WIDE_TOC.matches;
+    };
+    WIDE_TOC.addEventListener("change", syncOpen);
+
+    const links = new Map();
+    for (const link of details.querySelectorAll("a[href^='#']")) {
+      const id = decodeURIComponent(link.hash.slice(1));
+      const target = id && document.getElementById(id);
+      if (target) links.set(target, link);
+    }
+    if (!links.size || !("IntersectionObserver" in window)) return;
+    const headings = [...links.keys()];
+    let current = null;
+    const mark = (link) => {
+      if (link === current) return;
+      current?.classList.remove("active");
+      current?.removeAttribute("aria-current");
+      current = link;
+      if (!link) return;
+      link.classList.add("active");
+      link.setAttribute("aria-current", "location");
+      if (WIDE_TOC.matches && details.scrollHeight > details.clientHeight) {
+        const box = details.getBoundingClientRect();
+        const at = link.getBoundingClientRect();
+        if (at.top < box.top || at.bottom > box.bottom) {
+          details.scrollTop += at.top - box.top - box.height / 3;
+        }
+      }
+    };
+    // The current section is the last one whose start has scrolled past 30% of the view.
+    const update = () => {
+      const line = window.innerHeight * 0.3;
+      let active = null;
+      for (const heading of headings) {
+        if (heading.getBoundingClientRect().top <= line) active = heading;
+        else break;
+      }
+      mark(active ? links.get(active) : null);
+    };
+    const observer = new IntersectionObserver(update, {
+      rootMargin: "0px 0px -70% 0px",
+      threshold: [0, 1],
+    });
+    for (const heading of headings) observer.observe(heading);
+    window.addEventListener("scroll", () => requestAnimationFrame(update), { passive: true });
+    update();
+  }
+
+  /* Chapters menu: close on Escape or on a click elsewhere. */
+  function setUpMenus() {
+    const menus = document.querySelectorAll(".pb-chapters");
+    document.addEventListener("click", (event) => {
+      for (const menu of menus) if (!menu.contains(event.target)) menu.open = false;
+    });
+    document.addEventListener("keydown", (event) => {
+      if (event.key !== "Escape") return;
+      for (const menu of menus) {
+        if (menu.open) {
+          menu.open = false;
+          menu.querySelector("summary")?.focus();
+        }
+      }
+    });
+  }
+
+  /* pydata-sphinx-theme's announcement option given as a URL. */
+  async function loadAnnouncement() {
+    const banner = document.querySelector(".pb-announcement[data-pst-announcement-url]");
+    if (!banner) return;
+    try {
+      const response = await fetch(banner.dataset.pstAnnouncementUrl);
+      if (!response.ok) return;
+      const html = (await response.text()).trim();
+      if (!html) return;
+      banner.innerHTML = `<div class="pb-announcement__content">${html}</div>`;
+      banner.hidden = false;
+    } catch {
+      /* offline or blocked: no banner */
+    }
+  }
+
+  setUpModeSwitch();
+  setUpSearch();
+  setUpToc();
+  setUpMenus();
+  loadAnnouncement();
+})();
