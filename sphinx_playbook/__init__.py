@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from sphinx.application import Sphinx
+from sphinx.util import logging
 
 from .config import add_config_values
 from .metadata import setup_metadata
@@ -16,6 +17,8 @@ from .transforms import LiftArticleTitle
 
 __version__ = "0.1.0"
 
+logger = logging.getLogger(__name__)
+
 #: Extensions an article needs: MyST for .md sources, sphinx-design components.
 REQUIRED_EXTENSIONS = ("myst_parser", "sphinx_design", "pydata_sphinx_theme")
 
@@ -23,20 +26,36 @@ REQUIRED_EXTENSIONS = ("myst_parser", "sphinx_design", "pydata_sphinx_theme")
 def setup(app: Sphinx) -> dict[str, Any]:
     """Set up the extension and register the theme.
 
-    Safe to call twice (Sphinx loads it once from ``extensions`` and may load it
-    again through the ``sphinx.html_themes`` entry point): Sphinx itself skips
-    an extension it has already set up, and each ``setup_extension`` call below
-    is a no-op when the author listed that extension too.
+    Sphinx calls it from ``extensions`` (before config-inited) or, when only
+    ``html_theme`` names us, through the ``sphinx.html_themes`` entry point while
+    the builder loads its theme (after config-inited). Calling it again on the
+    same application changes nothing; ``setup_extension`` is a no-op for the
+    extensions an author lists too.
     """
-    for extension in REQUIRED_EXTENSIONS:
-        app.setup_extension(extension)
-    add_config_values(app)
-    setup_metadata(app)
-    setup_theme(app)
-    app.add_post_transform(LiftArticleTitle)
-    return {
+    metadata = {
         "version": __version__,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
         "env_version": 1,
     }
+    if getattr(app, "_sphinx_playbook_set_up", False):
+        return metadata
+    app._sphinx_playbook_set_up = True
+    config_inited = getattr(app, "builder", None) is not None
+    for extension in REQUIRED_EXTENSIONS:
+        if config_inited and extension == "myst_parser" and ".md" in app.registry.source_suffix:
+            continue  # another extension already reads Markdown
+        app.setup_extension(extension)
+    if config_inited:
+        # Sphinx found the source files before the builder loaded its theme, so
+        # Markdown files can only be read when conf.py lists the extension.
+        logger.info(
+            'sphinx_playbook: loaded through html_theme only; add extensions = '
+            '["sphinx_playbook"] to conf.py to read Markdown (.md) sources.'
+        )
+    add_config_values(app, config_inited=config_inited)
+    setup_metadata(app)
+    setup_theme(app, config_inited=config_inited)
+    app.add_post_transform(LiftArticleTitle)
+    return metadata
+

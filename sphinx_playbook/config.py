@@ -77,12 +77,19 @@ def _default(f: dataclasses.Field) -> Any:
     return f.default
 
 
-def add_config_values(app: Sphinx) -> None:
-    """Register every dataclass field as ``playbook_<name>``."""
+def add_config_values(app: Sphinx, *, config_inited: bool) -> None:
+    """Register every dataclass field as ``playbook_<name>``.
+
+    ``config_inited`` is true when Sphinx loads the extension late, through the
+    theme entry point: config-inited has fired already, so validate now.
+    """
     for name, f in CONFIG_FIELDS.items():
-        # Defaults are re-created per build; "env" rebuilds pages when they change.
+        # "env": pages are re-read when a default they may show changes.
         app.add_config_value(PREFIX + name, _default(f), "env", types=())
-    app.connect("config-inited", _validate_config, priority=400)
+    if config_inited:
+        _validate_config(app, app.config)
+    else:
+        app.connect("config-inited", _validate_config, priority=400)
 
 
 def _validate_config(app: Sphinx, config: Config) -> None:

@@ -7,11 +7,7 @@ from typing import Any
 from docutils import nodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from .theme import uses_playbook_theme
-
-#: Builders that write one page per document with this theme's layout.html;
-#: singlehtml joins documents and epub uses its own templates.
-ARTICLE_BUILDERS = ("html", "dirhtml")
+from .theme import ARTICLE_BUILDERS
 
 
 class LiftArticleTitle(SphinxPostTransform):
@@ -23,10 +19,10 @@ class LiftArticleTitle(SphinxPostTransform):
     """
 
     default_priority = 200
-    formats = ("html",)
+    builders = ARTICLE_BUILDERS
 
     def is_supported(self) -> bool:
-        return self.app.builder.name in ARTICLE_BUILDERS and uses_playbook_theme(self.app)
+        return super().is_supported() and getattr(self.env, "playbook_article_layout", False)
 
     def run(self, **kwargs: Any) -> None:
         section = next((n for n in self.document.children if isinstance(n, nodes.section)), None)

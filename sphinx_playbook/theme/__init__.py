@@ -22,6 +22,9 @@ from .icons import icon_svg
 
 THEME_NAME = "sphinx_playbook"
 THEME_DIR = Path(__file__).parent / THEME_NAME
+#: Builders that write one page per document with this theme's layout.html;
+#: singlehtml joins documents and epub uses its own templates.
+ARTICLE_BUILDERS = ("html", "dirhtml")
 
 # Assets that extensions add to every page but that only some pages use, keyed by
 # the node class prefix whose presence in the page means "used".
@@ -109,6 +112,8 @@ def _prune_unused_assets(context: dict[str, Any], doctree: nodes.document | None
 
 
 def _on_builder_inited(app: Sphinx) -> None:
+    article_layout = uses_playbook_theme(app) and app.builder.name in ARTICLE_BUILDERS
+    app.env.playbook_article_layout = article_layout
     if uses_playbook_theme(app):
         app.env.playbook_default_metadata = metadata_from_config(app)
 
@@ -185,10 +190,13 @@ def _write_pygments_css(app: Sphinx, exception: Exception | None) -> None:
     Path(app.builder.outdir, "_static", "pygments.css").write_text(css, encoding="utf-8")
 
 
-def setup_theme(app: Sphinx) -> None:
+def setup_theme(app: Sphinx, *, config_inited: bool) -> None:
     """Register the theme and its page-context hook."""
     app.add_html_theme(THEME_NAME, str(THEME_DIR))
-    app.connect("config-inited", _on_config_inited)
+    if config_inited:
+        _on_config_inited(app, app.config)
+    else:
+        app.connect("config-inited", _on_config_inited)
     app.connect("builder-inited", _on_builder_inited)
     app.connect("html-page-context", _on_html_page_context)
     # After pydata-sphinx-theme's own build-finished handler, which writes the file too.

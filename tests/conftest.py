@@ -1,0 +1,35 @@
+"""Shared fixtures: Sphinx's own test fixtures, pointed at tests/roots/."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+pytest_plugins = ("sphinx.testing.fixtures",)
+
+ROOTS = Path(__file__).parent / "roots"
+REPO = Path(__file__).parent.parent
+
+
+@pytest.fixture(scope="session")
+def rootdir() -> Path:
+    """Where ``@pytest.mark.sphinx(testroot="x")`` finds ``test-x``."""
+    return ROOTS
+
+
+def read_html(app, docname: str = "index") -> BeautifulSoup:
+    """Parse one written page of an HTML build."""
+    path = Path(app.outdir, f"{docname}.html")
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+_ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def playbook_warnings(app) -> list[str]:
+    """The build's warning lines that carry the ``playbook`` type, without colours."""
+    text = _ANSI_ESCAPE.sub("", app.warning.getvalue())
+    return [line for line in text.splitlines() if "[playbook." in line]

@@ -1,0 +1,4 @@
+extensions = ["sphinx_playbook"]
+html_theme = "sphinx_playbook"
+project = "Article (MyST)"
+myst_enable_extensions = ["attrs_block"]

@@ -1,0 +1,3 @@
+extensions = ["sphinx_playbook"]
+html_theme = "sphinx_playbook"
+project = "Article (reST)"

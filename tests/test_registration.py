@@ -1,0 +1,75 @@
+"""The extension and theme register however the author names them."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+from bs4 import BeautifulSoup
+
+import sphinx_playbook
+from conftest import ROOTS, read_html
+
+
+@pytest.mark.sphinx("html", testroot="article-myst")
+def test_extension_and_theme_from_extensions(app):
+    """``extensions = ["sphinx_playbook"]`` alone sets up MyST and sphinx-design."""
+    app.build()
+    assert {"myst_parser", "sphinx_design", "pydata_sphinx_theme"} <= set(app.extensions)
+    assert app.warning.getvalue() == ""
+    page = read_html(app)
+    assert page.select_one("h1.pb-title").get_text(strip=True) == "The Ultra-Scale Playbook"
+
+
+@pytest.mark.sphinx(
+    "html",
+    testroot="article-myst",
+    confoverrides={"extensions": ["myst_parser", "sphinx_design", "sphinx_playbook"]},
+)
+def test_listing_dependencies_too_causes_no_warning(app):
+    app.build()
+    assert app.warning.getvalue() == ""
+
+
+def test_theme_entry_point_alone_loads_the_extension(tmp_path):
+    """``html_theme = "sphinx_playbook"`` alone finds the theme through its entry point.
+
+    Run as a real ``sphinx-build`` in a new process: Sphinx loads entry-point
+    themes once per process, so an in-process app would see earlier tests' state.
+    """
+    src = tmp_path / "src"
+    shutil.copytree(ROOTS / "test-article-rst", src)
+    (src / "conf.py").write_text(
+        'html_theme = "sphinx_playbook"\nproject = "Entry point"\n'
+        'playbook_description = "From conf.py"\n',
+        encoding="utf-8",
+    )
+    index = src / "index.rst"
+    lines = index.read_text(encoding="utf-8").splitlines(keepends=True)
+    index.write_text("".join(l for l in lines if not l.startswith(":description:")), "utf-8")
+    out = tmp_path / "out"
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", str(src), str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    page = BeautifulSoup((out / "index.html").read_text(encoding="utf-8"), "html.parser")
+    assert page.select_one("h1.pb-title").get_text(strip=True) == "The Ultra-Scale Playbook"
+    # conf.py's default, read although the extension loaded after config-inited.
+    assert page.select_one(".pb-description").get_text() == "From conf.py"
+    assert page.find("link", href=lambda h: h and "sphinx-playbook.css" in h) is not None
+
+
+@pytest.mark.sphinx("html", testroot="article-myst")
+def test_setup_is_idempotent_and_parallel_safe(app):
+    handlers_before = sum(len(v) for v in app.events.listeners.values())
+    metadata = sphinx_playbook.setup(app)
+    assert sum(len(v) for v in app.events.listeners.values()) == handlers_before
+    assert metadata["parallel_read_safe"] is True
+    assert metadata["parallel_write_safe"] is True
+    assert app.extensions["sphinx_playbook"].parallel_read_safe is True
+    assert app.extensions["sphinx_playbook"].parallel_write_safe is True
