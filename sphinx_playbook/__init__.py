@@ -20,7 +20,9 @@ __version__ = "0.1.0"
 logger = logging.getLogger(__name__)
 
 #: Extensions an article needs: MyST for .md sources, sphinx-design components.
-REQUIRED_EXTENSIONS = ("myst_parser", "sphinx_design", "pydata_sphinx_theme")
+#: pydata-sphinx-theme is not among them: Sphinx loads it as our theme's parent
+#: only when our theme is used, so other themes never meet its page hooks.
+REQUIRED_EXTENSIONS = ("myst_parser", "sphinx_design")
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

@@ -88,8 +88,25 @@ def add_config_values(app: Sphinx, *, config_inited: bool) -> None:
         app.add_config_value(PREFIX + name, _default(f), "env", types=())
     if config_inited:
         _validate_config(app, app.config)
+        enable_myst_extensions(app, app.config)
     else:
         app.connect("config-inited", _validate_config, priority=400)
+        app.connect("config-inited", enable_myst_extensions, priority=400)
+
+
+#: MyST syntax extensions a playbook relies on: ``:::{name}`` colon fences for
+#: directives and ``{.l-page}`` block attributes for layout classes.
+MYST_EXTENSIONS = ("colon_fence", "attrs_block")
+
+
+def enable_myst_extensions(app: Sphinx, config: Config) -> None:
+    """Add :data:`MYST_EXTENSIONS` to ``myst_enable_extensions``, keeping the author's."""
+    if "myst_enable_extensions" not in config:
+        return
+    enabled = config.myst_enable_extensions
+    missing = [name for name in MYST_EXTENSIONS if name not in enabled]
+    if missing:
+        config.myst_enable_extensions = [*enabled, *missing]
 
 
 def _validate_config(app: Sphinx, config: Config) -> None:

@@ -132,7 +132,9 @@ def _on_html_page_context(
         return
     meta = page_metadata(app.env, pagename).with_defaults(defaults)
     context["playbook_article"] = byline_context(meta, app.config.language)
-    if meta.title and page_metadata(app.env, pagename).title:
+    if not getattr(app.env, "playbook_article_layout", False):
+        context["playbook_title"] = None  # the body keeps its own first heading
+    elif meta.title and page_metadata(app.env, pagename).title:
         context["playbook_title"] = escape(meta.title)
     elif doctree.get("playbook_title_lifted"):
         context["playbook_title"] = Markup(context.get("title", ""))

@@ -1,3 +1,5 @@
 extensions = ["sphinx_playbook"]
 html_theme = "sphinx_playbook"
 project = "Bad metadata"
+copyright = "2025, The authors"
+version = "1.0"

@@ -1,0 +1,45 @@
+"""Sphinx configuration of the sphinx_playbook documentation.
+
+These docs are themselves a playbook book: every setting below is one the
+pages describe, so this file doubles as a working example.
+"""
+
+import sphinx_playbook
+
+# -- Project ------------------------------------------------------------------
+project = "sphinx_playbook"
+author = "The sphinx_playbook developers"
+copyright = "2026, The sphinx_playbook developers"
+version = release = sphinx_playbook.__version__
+
+# -- The two lines a playbook needs -------------------------------------------
+# Listing sphinx_playbook also loads myst_parser and sphinx_design.
+extensions = ["sphinx_playbook"]
+html_theme = "sphinx_playbook"
+
+# -- MyST ---------------------------------------------------------------------
+# attrs_block: {.l-page} before a block; colon_fence: ::: directives;
+# deflist: definition lists.
+myst_enable_extensions = ["attrs_block", "colon_fence", "deflist"]
+myst_heading_anchors = 3
+
+exclude_patterns = ["_build"]
+
+# -- Article defaults ---------------------------------------------------------
+# Every page without its own authors or published date shows these.
+playbook_authors = [{"name": "The sphinx_playbook developers"}]
+playbook_published = "2026-12-02"
+
+# -- HTML ---------------------------------------------------------------------
+html_title = "sphinx_playbook"
+html_theme_options = {
+    "toc_title": "Contents",
+    "footer_start": ["copyright"],
+    "footer_end": ["sphinx-version"],
+}
+
+# -- Other builders -----------------------------------------------------------
+latex_documents = [
+    ("index", "sphinx_playbook.tex", "sphinx\\_playbook", author, "howto"),
+]
+epub_show_urls = "no"

@@ -1,0 +1,34 @@
+"""Every builder an author may run completes without a warning, on docs/ and the test roots."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from conftest import REPO, ROOTS
+
+BUILDERS = ("html", "dirhtml", "singlehtml", "latex", "epub", "text")
+CLEAN_ROOTS = ("article-myst", "article-rst", "metadata-defaults")
+
+
+@pytest.mark.parametrize("builder", BUILDERS)
+@pytest.mark.parametrize("root", CLEAN_ROOTS)
+def test_test_roots_build_without_warnings(make_app, tmp_path, root, builder):
+    app = make_app(builder, srcdir=ROOTS / f"test-{root}", builddir=tmp_path / "build")
+    app.build()
+    assert app.warning.getvalue() == ""
+
+
+@pytest.mark.parametrize("builder", BUILDERS)
+def test_docs_build_with_warnings_as_errors(tmp_path, builder):
+    """The project's own documentation, as ReadTheDocs and CI build it."""
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", builder,
+         str(REPO / "docs"), str(tmp_path / builder)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr

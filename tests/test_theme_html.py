@@ -1,0 +1,122 @@
+"""What the theme writes into every page: light assets, no blocking script, the title block."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import read_html
+
+PYDATA_ASSETS = ("bootstrap", "fontawesome", "pydata-sphinx-theme.css", "pydata-sphinx-theme.js")
+
+
+def local_assets(page) -> list[str]:
+    links = [link["href"] for link in page.find_all("link", rel="stylesheet")]
+    scripts = [script["src"] for script in page.find_all("script", src=True)]
+    return links + scripts
+
+
+@pytest.mark.sphinx("html", testroot="article-myst")
+def test_page_links_none_of_pydatas_assets_and_no_other_origin(app):
+    app.build()
+    for docname in ("index", "chapter2", "search", "genindex"):
+        page = read_html(app, docname)
+        assets = local_assets(page)
+        assert any("sphinx-playbook.css" in a for a in assets), docname
+        assert not [a for a in assets if any(name in a for name in PYDATA_ASSETS)], assets
+        assert not [a for a in assets if a.startswith(("http:", "https:", "//"))], assets
+        # Every linked file exists in the output.
+        for asset in assets:
+            assert Path(app.outdir, docname).parent.joinpath(asset.split("?")[0]).exists(), asset
+
+
+@pytest.mark.sphinx("html", testroot="article-myst")
+def test_no_script_in_head_but_the_inline_mode_switch(app):
+    app.build()
+    head = read_html(app).head
+    scripts = head.find_all("script")
+    assert [s.get("src") for s in scripts] == [None], "only one inline script in <head>"
+    assert "localStorage" in scripts[0].string
+    assert len(scripts[0].string) < 300
+
+
+@pytest.mark.sphinx("html", testroot="article-myst")
+def test_sphinx_design_assets_only_on_pages_that_use_it(app):
+    app.build()
+    index, chapter = read_html(app), read_html(app, "chapter2")
+    assert index.select(".sd-card"), "the test page uses sphinx-design cards"
+    assert any("sphinx-design" in a for a in local_assets(index))
+    assert not any("sphinx-design" in a or "design-tabs" in a for a in local_assets(chapter))
+
+
+@pytest.mark.sphinx("html", testroot="article-myst")
+def test_article_structure(app):
+    app.build()
+    page = read_html(app)
+    main = page.find("main", id="main-content")
+    article = main.find("article", class_="pb-article")
+    title_block = article.find("header", class_="pb-title-block")
+    assert title_block.find("h1").get_text() == "The Ultra-Scale Playbook"
+    # The title block comes before the byline, which comes before the body.
+    order = [el for el in article.find_all(True) if el.get("class") and
+             {"pb-title-block", "pb-byline", "pb-body"} & set(el["class"])]
+    assert [el["class"][0] for el in order] == ["pb-title-block", "pb-byline", "pb-body"]
+    toc = page.select_one("nav.pb-toc details")
+    toc_links = [a.get_text() for a in toc.select("a")]
+    assert toc_links[:2] == ["High-Level Overview", "Memory usage in transformers"]
+    assert page.select_one("a.pb-skip-link")["href"] == "#main-content"
+    # Book navigation: next page link and the chapters menu listing every page.
+    assert page.select_one(".pb-prev-next a[rel=next]")["href"] == "chapter2.html"
+    chapters = [a.get_text() for a in page.select(".pb-chapters__nav a")]
+    assert "Second chapter" in chapters
+    previous = read_html(app, "chapter2").select_one(".pb-prev-next a[rel=prev]")
+    assert previous["href"] == "index.html"
+
+
+@pytest.mark.sphinx("singlehtml", testroot="article-myst")
+def test_singlehtml_keeps_every_heading(app):
+    """Only builders with one page per document lift the title out of the body."""
+    app.build()
+    page = read_html(app)
+    headings = [h.get_text(strip=True).rstrip("#") for h in page.select("h1, h2, h3, h4")]
+    assert headings.count("The Ultra-Scale Playbook") == 1, "no separate title block"
+    assert "Second chapter" in headings
+    assert page.select_one(".pb-byline .pb-author") is not None
+
+
+@pytest.mark.sphinx(
+    "html",
+    testroot="article-myst",
+    confoverrides={"html_theme": "alabaster"},
+)
+def test_other_themes_keep_their_title(app):
+    app.build()
+    page = read_html(app)
+    assert page.select_one(".body h1, [role=main] h1") is not None
+    assert page.select(".pb-byline") == []
+
+
+@pytest.mark.sphinx(
+    "html",
+    testroot="article-myst",
+    confoverrides={
+        "html_theme_options": {
+            "announcement": "Read the <em>new</em> edition",
+            "icon_links": [
+                {"name": "GitHub", "url": "https://github.com/x/y", "icon": "fa-brands fa-github"},
+                {"name": "Odd", "url": "https://example.org", "icon": "fa-solid fa-rocket"},
+            ],
+        }
+    },
+)
+def test_pydata_options_announcement_and_icon_links(app):
+    app.build()
+    page = read_html(app)
+    assert page.select_one(".pb-announcement em").get_text() == "new"
+    links = page.select(".pb-icon-links a")
+    assert [(a["href"], a.select_one(".pb-visually-hidden").get_text()) for a in links] == [
+        ("https://github.com/x/y", "GitHub"),
+        ("https://example.org", "Odd"),
+    ]
+    assert all(a.find("svg") for a in links), "icons are inline SVG, not FontAwesome"
