@@ -52,7 +52,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
         # Sphinx found the source files before the builder loaded its theme, so
         # Markdown files can only be read when conf.py lists the extension.
         logger.info(
-            'sphinx_playbook: loaded through html_theme only; add extensions = '
+            "sphinx_playbook: loaded through html_theme only; add extensions = "
             '["sphinx_playbook"] to conf.py to read Markdown (.md) sources.'
         )
     add_config_values(app, config_inited=config_inited)
@@ -60,4 +60,3 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_theme(app, config_inited=config_inited)
     app.add_post_transform(LiftArticleTitle)
     return metadata
-

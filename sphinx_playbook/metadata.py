@@ -80,7 +80,9 @@ _ORCID = re.compile(r"^(?:https?://orcid\.org/)?(\d{4}-\d{4}-\d{4}-\d{3}[\dX])/?
 _DOI = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)?(10\.\d{4,9}/\S+)$", re.IGNORECASE)
 _HTML_TAG = re.compile(r"<\s*/?\s*[a-zA-Z!][^>]*>")
 # "Name <https://url> [aff-1, aff-2]": the reST simple form of one author.
-_REST_AUTHOR = re.compile(r"^(?P<name>[^<\[]*?)\s*(?:<(?P<url>[^>]*)>)?\s*(?:\[(?P<affs>[^\]]*)\])?$")
+_REST_AUTHOR = re.compile(
+    r"^(?P<name>[^<\[]*?)\s*(?:<(?P<url>[^>]*)>)?\s*(?:\[(?P<affs>[^\]]*)\])?$"
+)
 _REST_ORG = re.compile(r"^(?P<name>[^<]*?)\s*(?:<(?P<url>[^>]*)>)?$")
 
 
@@ -261,8 +263,9 @@ class _Reader:
                 )
             name = self.plain_text(RawField(item.get("name"), raw.line), "affiliations")
             if not name:
-                self.warn(f"affiliation {dict(item)!r} has no name; add one", raw.line,
-                          "affiliations")
+                self.warn(
+                    f"affiliation {dict(item)!r} has no name; add one", raw.line, "affiliations"
+                )
                 continue
             key = self.text(RawField(item.get("id"), raw.line), "affiliations") or name
             url = self.url(item.get("url"), raw.line, "affiliations")
@@ -380,8 +383,15 @@ def metadata_from_config(app: Sphinx) -> ArticleMetadata:
     config = read_config(app.config)
     fields = {
         name: RawField(getattr(config, name), None)
-        for name in ("authors", "affiliations", "published", "updated", "doi", "description",
-                     "thumbnail")
+        for name in (
+            "authors",
+            "affiliations",
+            "published",
+            "updated",
+            "doi",
+            "description",
+            "thumbnail",
+        )
         if getattr(config, name) not in (None, [], ())
     }
     return _Reader(docname=None, where="playbook_ setting").read(fields)
@@ -414,9 +424,7 @@ def front_matter_fields(source: str) -> tuple[dict[str, RawField], str | None]:
         for key_node, _ in root.value
         if isinstance(key_node, yaml.ScalarNode)
     }
-    return {
-        str(key): RawField(value, lines.get(str(key))) for key, value in data.items()
-    }, None
+    return {str(key): RawField(value, lines.get(str(key))) for key, value in data.items()}, None
 
 
 def _is_markdown(app: Sphinx, docname: str) -> bool:
@@ -475,10 +483,17 @@ def rest_field_value(key: str, text: str) -> Any:
         except yaml.YAMLError:
             return stripped
     if key in ("authors", "author"):
-        return [_rest_author(part) for part in (stripped.split(";") if ";" in stripped
-                                                  else [stripped] if key == "author"
-                                                  else stripped.split(","))
-                if part.strip()]
+        return [
+            _rest_author(part)
+            for part in (
+                stripped.split(";")
+                if ";" in stripped
+                else [stripped]
+                if key == "author"
+                else stripped.split(",")
+            )
+            if part.strip()
+        ]
     if key == "affiliations":
         return [_rest_affiliation(part) for part in _split_list(stripped)]
     if key == "bibliography":

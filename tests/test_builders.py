@@ -6,7 +6,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import REPO, ROOTS
 
 BUILDERS = ("html", "dirhtml", "singlehtml", "latex", "epub", "text")
@@ -25,8 +24,18 @@ def test_test_roots_build_without_warnings(make_app, tmp_path, root, builder):
 def test_docs_build_with_warnings_as_errors(tmp_path, builder):
     """The project's own documentation, as ReadTheDocs and CI build it."""
     result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", builder,
-         str(REPO / "docs"), str(tmp_path / builder)],
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-W",
+            "--keep-going",
+            "-q",
+            "-b",
+            builder,
+            str(REPO / "docs"),
+            str(tmp_path / builder),
+        ],
         capture_output=True,
         text=True,
         check=False,

@@ -8,9 +8,9 @@ import sys
 
 import pytest
 from bs4 import BeautifulSoup
+from conftest import ROOTS, read_html
 
 import sphinx_playbook
-from conftest import ROOTS, read_html
 
 
 @pytest.mark.sphinx("html", testroot="article-myst")
@@ -48,7 +48,8 @@ def test_theme_entry_point_alone_loads_the_extension(tmp_path):
     )
     index = src / "index.rst"
     lines = index.read_text(encoding="utf-8").splitlines(keepends=True)
-    index.write_text("".join(l for l in lines if not l.startswith(":description:")), "utf-8")
+    kept = [line for line in lines if not line.startswith(":description:")]
+    index.write_text("".join(kept), encoding="utf-8")
     out = tmp_path / "out"
     result = subprocess.run(
         [sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", str(src), str(out)],

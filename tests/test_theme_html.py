@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from conftest import read_html
 
 PYDATA_ASSETS = ("bootstrap", "fontawesome", "pydata-sphinx-theme.css", "pydata-sphinx-theme.js")
@@ -59,8 +58,11 @@ def test_article_structure(app):
     title_block = article.find("header", class_="pb-title-block")
     assert title_block.find("h1").get_text() == "The Ultra-Scale Playbook"
     # The title block comes before the byline, which comes before the body.
-    order = [el for el in article.find_all(True) if el.get("class") and
-             {"pb-title-block", "pb-byline", "pb-body"} & set(el["class"])]
+    order = [
+        el
+        for el in article.find_all(True)
+        if el.get("class") and {"pb-title-block", "pb-byline", "pb-body"} & set(el["class"])
+    ]
     assert [el["class"][0] for el in order] == ["pb-title-block", "pb-byline", "pb-body"]
     toc = page.select_one("nav.pb-toc details")
     toc_links = [a.get_text() for a in toc.select("a")]

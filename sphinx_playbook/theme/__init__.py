@@ -169,10 +169,7 @@ def pygments_css(light_style: str, dark_style: str) -> str:
     dark = HtmlFormatter(style=dark_style)
     chosen_dark = dark.get_style_defs('html[data-theme="dark"] .highlight')
     system_dark = dark.get_style_defs("html:not([data-theme]) .highlight")
-    return (
-        f"{light}\n{chosen_dark}\n"
-        f"@media (prefers-color-scheme: dark) {{\n{system_dark}\n}}\n"
-    )
+    return f"{light}\n{chosen_dark}\n@media (prefers-color-scheme: dark) {{\n{system_dark}\n}}\n"
 
 
 def _write_pygments_css(app: Sphinx, exception: Exception | None) -> None:

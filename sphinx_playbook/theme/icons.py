@@ -27,8 +27,9 @@ _PATHS = {
     ),
     "x-twitter": "M4 3h4.5l4 5.6L17.2 3H20l-6.2 7.2L21 21h-4.5l-4.4-6.1L6.8 21H4l6.8-7.8z",
     "mastodon": (
-        "M20.9 8.4c0-4-2.6-5.1-2.6-5.1-2.6-1.2-9.6-1.2-12.2 0 0 0-2.6 1.1-2.6 5.1 0 4.7-.3 10.6 "
-        "4.3 11.8 1.7.4 3.2.5 4.4.5 2.2-.1 3.4-.8 3.4-.8l-.1-1.6s-1.5.5-3.3.4c-1.7-.1-3.5-.2-3.8-2.3"
+        "M20.9 8.4c0-4-2.6-5.1-2.6-5.1-2.6-1.2-9.6-1.2-12.2 0 0 0-2.6 1.1-2.6 5.1 0 4.7-.3 "
+        "10.6 4.3 11.8 1.7.4 3.2.5 4.4.5 2.2-.1 3.4-.8 3.4-.8l-.1-1.6s-1.5.5-3.3.4c-1.7-.1"
+        "-3.5-.2-3.8-2.3"
         "v-.6s1.7.4 3.8.5c1.3.1 2.5-.1 3.7-.2 2.4-.3 4.4-1.7 4.7-3 .4-2 .3-4.7.3-4.7z"
     ),
     "discord": (
@@ -49,8 +50,13 @@ _PATHS = {
         "5.7 5.7l1-1"
     ),
 }
-_ALIASES = {"square-github": "github", "square-gitlab": "gitlab", "square-twitter": "twitter",
-            "square-x-twitter": "x-twitter", "python": "python"}
+_ALIASES = {
+    "square-github": "github",
+    "square-gitlab": "gitlab",
+    "square-twitter": "twitter",
+    "square-x-twitter": "x-twitter",
+    "python": "python",
+}
 _STROKED = {"link"}
 
 
