@@ -4,6 +4,8 @@ These docs are themselves a playbook book: every setting below is one the
 pages describe, so this file doubles as a working example.
 """
 
+from pathlib import Path
+
 import sphinx_playbook
 
 # -- Project ------------------------------------------------------------------
@@ -33,6 +35,9 @@ playbook_published = "2026-12-02"
 # -- HTML ---------------------------------------------------------------------
 html_title = "sphinx_playbook"
 html_theme_options = {
+    # The header's project name; also used where Sphinx gives no page title
+    # (the singlehtml builder).
+    "logo": {"text": "sphinx_playbook"},
     "toc_title": "Contents",
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version"],
@@ -43,3 +48,10 @@ latex_documents = [
     ("index", "sphinx_playbook.tex", "sphinx\\_playbook", author, "howto"),
 ]
 epub_show_urls = "no"
+# "sphinx-build -b epub docs OUT" keeps its doctrees in OUT/.doctrees, where the
+# EPUB builder finds them and warns that it cannot package them: leave them out.
+epub_exclude_files = [".doctrees/environment.pickle"] + [
+    f".doctrees/{source.stem}.doctree"
+    for source in sorted(Path(__file__).parent.iterdir())
+    if source.suffix in {".md", ".rst"}
+]

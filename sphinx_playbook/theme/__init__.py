@@ -124,6 +124,8 @@ def _on_html_page_context(
     if not uses_playbook_theme(app):
         return
     context["playbook_icon"] = icon_svg
+    # singlehtml leaves docstitle unset; the header's logo text falls back to it.
+    context["docstitle"] = context.get("docstitle") or app.config.html_title
     _prune_unused_assets(context, doctree)
     defaults = getattr(app.env, "playbook_default_metadata", ArticleMetadata())
     if doctree is None or pagename not in app.env.all_docs:
@@ -168,7 +170,10 @@ def pygments_css(light_style: str, dark_style: str) -> str:
     light = HtmlFormatter(style=light_style).get_style_defs(".highlight")
     dark = HtmlFormatter(style=dark_style)
     chosen_dark = dark.get_style_defs('html[data-theme="dark"] .highlight')
-    system_dark = dark.get_style_defs("html:not([data-theme]) .highlight")
+    # No choice stored (no JavaScript), or pydata's default_mode "auto".
+    system_dark = dark.get_style_defs(
+        'html:not([data-theme="light"], [data-theme="dark"]) .highlight'
+    )
     return f"{light}\n{chosen_dark}\n@media (prefers-color-scheme: dark) {{\n{system_dark}\n}}\n"
 
 
