@@ -11,6 +11,7 @@ from sphinx.application import Sphinx
 from sphinx.util import logging
 
 from .config import add_config_values
+from .directives import setup_directives
 from .metadata import setup_metadata
 from .theme import setup_theme
 from .transforms import LiftArticleTitle
@@ -58,5 +59,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     add_config_values(app, config_inited=config_inited)
     setup_metadata(app)
     setup_theme(app, config_inited=config_inited)
+    setup_directives(app)
     app.add_post_transform(LiftArticleTitle)
     return metadata

@@ -95,8 +95,8 @@ def add_config_values(app: Sphinx, *, config_inited: bool) -> None:
 
 
 #: MyST syntax extensions a playbook relies on: ``:::{name}`` colon fences for
-#: directives and ``{.l-page}`` block attributes for layout classes.
-MYST_EXTENSIONS = ("colon_fence", "attrs_block")
+#: directives, ``{.l-page}`` block attributes for layout classes, ``$math$``.
+MYST_EXTENSIONS = ("colon_fence", "attrs_block", "dollarmath")
 
 
 def enable_myst_extensions(app: Sphinx, config: Config) -> None:

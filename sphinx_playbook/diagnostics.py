@@ -27,8 +27,16 @@ class PlaybookWarning(Enum):
     """A front-matter or docinfo value is invalid (bad date, URL, author...)."""
     METADATA_KEY = "metadata_key"
     """A front-matter key that neither this extension nor Sphinx knows."""
-    EXTENSIONS = "extensions"
-    """The extension set-up conflicts with another extension."""
+    ASIDE = "aside"
+    """An ``aside`` directive's options or content."""
+    FIGURE_LEGEND = "figure_legend"
+    """A ``figure-legend`` with bad options or nothing to caption."""
+    WIDE_IMAGE = "wide_image"
+    """A ``wide-image``: missing alt text, bad width, background or target."""
+    SIDE_BY_SIDE = "side_by_side"
+    """A ``side-by-side``: bad columns, align or layout."""
+    LAYOUT = "layout"
+    """A ``layout`` directive naming an unknown column."""
 
     @property
     def qualified(self) -> str:

@@ -1,0 +1,42 @@
+"""``aside``: a note in the right margin, beside the block before it (Distill's <aside>)."""
+
+from __future__ import annotations
+
+from docutils import nodes
+from sphinx.application import Sphinx
+
+from ..diagnostics import PlaybookWarning
+from .base import CLASS_OPTION, NAME_OPTION, PlaybookDirective, component, is_component
+
+
+class AsideDirective(PlaybookDirective):
+    """Margin note; the theme puts it in the gutter from 1000 px, inline below."""
+
+    subtype = PlaybookWarning.ASIDE
+    has_content = True
+    spec = {"class": CLASS_OPTION, "name": NAME_OPTION}
+
+    def run(self) -> list[nodes.Node]:
+        options = self.valid_options()
+        if not self.require_content():
+            return []
+        node = component("aside", ["pb-aside", *options.get("class", [])])
+        self.set_source_info(node)
+        if "name" in options:
+            self.options["name"] = options["name"]
+            self.add_name(node)
+        self.state.nested_parse(self.content, self.content_offset, node)
+        if any(is_component(inner, "aside") for inner in node.findall(include_self=False)):
+            self.warn("contains another aside; the inner one is shown inline in this one")
+        return [node]
+
+
+def register_aside(app: Sphinx) -> None:
+    """(Re-)register ``aside`` as ours: sphinx-design 0.8 has a directive of that name."""
+    app.add_directive("aside", AsideDirective, override=True)
+
+
+def setup_aside(app: Sphinx) -> None:
+    register_aside(app)
+    # Whatever loaded after us (sphinx-design included) has registered by now.
+    app.connect("builder-inited", register_aside)

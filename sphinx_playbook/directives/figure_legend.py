@@ -1,0 +1,161 @@
+"""``figure-legend``: Distill's figure legend, joined to the block it follows.
+
+The directive leaves a marked container; :class:`JoinFigureLegends` (a read-phase
+transform, so numfig and ``{numref}`` see a real figure) turns the block before
+it and the legend into one ``figure`` whose caption is the legend's first
+paragraph, with any further paragraphs as the figure's legend.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.transforms import SphinxTransform
+
+from ..diagnostics import PlaybookWarning, warn
+from .base import (
+    ALL_LAYOUT_CLASSES,
+    CLASS_OPTION,
+    NAME_OPTION,
+    PlaybookDirective,
+    component,
+    is_component,
+)
+
+
+class FigureLegendDirective(PlaybookDirective):
+    subtype = PlaybookWarning.FIGURE_LEGEND
+    has_content = True
+    spec = {"class": CLASS_OPTION, "name": NAME_OPTION}
+
+    def run(self) -> list[nodes.Node]:
+        options = self.valid_options()
+        if not self.require_content():
+            return []
+        node = component("figure-legend", ["pb-figure-legend", *options.get("class", [])])
+        self.set_source_info(node)
+        if "name" in options:
+            self.options["name"] = options["name"]
+            self.add_name(node)
+        self.state.nested_parse(self.content, self.content_offset, node)
+        return [node]
+
+
+def _figure_like(node: nodes.Node) -> nodes.Element | None:
+    """The block a legend may caption, or None.
+
+    A Markdown image is a paragraph holding only the image (maybe linked); it
+    is unwrapped so the figure holds the image itself.
+    """
+    if isinstance(node, nodes.paragraph):
+        children = [c for c in node.children if not (isinstance(c, nodes.Text) and not c.strip())]
+        if len(children) == 1 and isinstance(children[0], nodes.image | nodes.reference):
+            only = children[0]
+            if isinstance(only, nodes.image) or (
+                len(only.children) == 1 and isinstance(only[0], nodes.image)
+            ):
+                return only
+        return None
+    if isinstance(node, nodes.image | nodes.figure | nodes.literal_block | nodes.table):
+        return node
+    if isinstance(node, nodes.raw) and "html" in node.get("format", "").split():
+        return node
+    if isinstance(node, nodes.container) and (
+        "literal-block-wrapper" in node["classes"]
+        or is_component(node, "side-by-side")
+        or is_component(node, "wide-image")
+    ):
+        return node
+    return None
+
+
+def _previous_block(node: nodes.Element) -> nodes.Node | None:
+    parent = node.parent
+    index = parent.index(node)
+    for sibling in reversed(parent.children[:index]):
+        if isinstance(sibling, nodes.comment | nodes.target | nodes.system_message):
+            continue
+        return sibling
+    return None
+
+
+def _caption_and_legend(legend: nodes.Element) -> tuple[nodes.caption | None, nodes.legend | None]:
+    children = list(legend.children)
+    caption = None
+    if children and isinstance(children[0], nodes.paragraph):
+        first = children.pop(0)
+        caption = nodes.caption(first.rawsource, "", *first.children)
+        caption.source, caption.line = first.source, first.line
+    rest = nodes.legend("", *children) if children else None
+    return caption, rest
+
+
+def _move_ids(document: nodes.document, source: nodes.Element, target: nodes.Element) -> None:
+    for node_id in source["ids"]:
+        target["ids"].append(node_id)
+        document.ids[node_id] = target
+    target["names"].extend(source["names"])
+    source["ids"], source["names"] = [], []
+
+
+class JoinFigureLegends(SphinxTransform):
+    """Block + legend -> one figure (before AutoNumbering, 210, numbers figures)."""
+
+    default_priority = 205
+
+    def apply(self, **kwargs: Any) -> None:
+        for legend in list(self.document.findall(lambda n: is_component(n, "figure-legend"))):
+            self._join(legend)
+
+    def _join(self, legend: nodes.Element) -> None:
+        previous = _previous_block(legend)
+        block = _figure_like(previous) if previous is not None else None
+        caption, rest = _caption_and_legend(legend)
+        if block is None:
+            # Stands alone: keep the legend block, styled as a legend.
+            if previous is None or not isinstance(previous, nodes.Element):
+                warn(
+                    "figure-legend: nothing before it to caption; it is shown as a "
+                    "standalone legend. Put it right after an image, figure, code block, "
+                    "table, wide-image or side-by-side.",
+                    PlaybookWarning.FIGURE_LEGEND,
+                    legend,
+                )
+            return
+        classes = [c for c in legend["classes"] if c != "pb-figure-legend"]
+        if is_component(block, "wide-image"):
+            block = next(iter(block.findall(nodes.figure)))
+        if isinstance(block, nodes.figure):
+            figure = block
+            figure["classes"].extend(classes)
+            existing = next(iter(figure.findall(nodes.caption)), None)
+            if existing is None and caption is not None:
+                figure += caption
+            elif caption is not None:
+                figure += nodes.legend("", nodes.paragraph("", "", *caption.children))
+            if rest is not None:
+                figure += rest
+            _move_ids(self.document, legend, figure)
+            legend.parent.remove(legend)
+            return
+        figure = nodes.figure("", classes=["pb-figure", *classes])
+        figure.source, figure.line = legend.source, legend.line
+        # The figure takes the block's place in the grid.
+        layout = [c for c in block.get("classes", []) if c in ALL_LAYOUT_CLASSES]
+        figure["classes"].extend(layout)
+        container = previous if previous is not block else block
+        container.replace_self(figure)
+        figure += block
+        if caption is not None:
+            figure += caption
+        if rest is not None:
+            figure += rest
+        _move_ids(self.document, legend, figure)
+        legend.parent.remove(legend)
+
+
+def setup_figure_legend(app: Sphinx) -> None:
+    app.add_directive("figure-legend", FigureLegendDirective)
+    app.add_transform(JoinFigureLegends)

@@ -1,0 +1,154 @@
+"""HTML-only post-transform: the semantic elements behind the directives' containers.
+
+Other builders never see these nodes, so they need no visitors there: latex,
+text, man and the rest write the plain containers and figures the directives
+made, and lose no content.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import urllib.parse
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util.images import get_image_size
+
+from .base import is_component
+
+
+class aside_node(nodes.Element, nodes.General):  # noqa: N801 (docutils node naming)
+    """Rendered as ``<aside>``."""
+
+
+class aside_stack(nodes.Element, nodes.General):  # noqa: N801
+    """Consecutive asides, stacked in one gutter cell so they never overlap."""
+
+
+class band_node(nodes.Element, nodes.General):  # noqa: N801
+    """The wide-image band; its background and image width are CSS variables."""
+
+
+class band_strip(nodes.Element, nodes.General):  # noqa: N801
+    """The coloured strip behind the image; the legend sits below it, on the page."""
+
+
+class band_image(nodes.image):  # noqa: N801
+    """An image written with its intrinsic size (no layout shift) and lazy loading."""
+
+
+class columns_node(nodes.Element, nodes.General):  # noqa: N801
+    """The side-by-side grid; its track list is a CSS variable."""
+
+
+def _style(declarations: dict[str, str]) -> str:
+    return " ".join(f"{name}: {value};" for name, value in declarations.items())
+
+
+def visit_aside(self: Any, node: nodes.Element) -> None:
+    self.body.append(self.starttag(node, "aside"))
+
+
+def depart_aside(self: Any, node: nodes.Element) -> None:
+    self.body.append("</aside>\n")
+
+
+def visit_div(self: Any, node: nodes.Element) -> None:
+    attributes = {"style": node["style"]} if node.get("style") else {}
+    self.body.append(self.starttag(node, "div", **attributes))
+
+
+def depart_div(self: Any, node: nodes.Element) -> None:
+    self.body.append("</div>\n")
+
+
+def visit_band_image(self: Any, node: band_image) -> None:
+    uri = node["uri"]
+    if uri in self.builder.images:
+        uri = posixpath.join(self.builder.imgpath, urllib.parse.quote(self.builder.images[uri]))
+    attributes: dict[str, str] = {"src": uri, "alt": node.get("alt", ""), "decoding": "async"}
+    if node.get("intrinsic"):
+        attributes["width"], attributes["height"] = (str(v) for v in node["intrinsic"])
+    attributes["loading"] = "lazy"
+    self.body.append(self.emptytag(node, "img", "", **attributes))
+    raise nodes.SkipNode
+
+
+class PlaybookHtmlComponents(SphinxPostTransform):
+    """Swap the directives' containers for the nodes above."""
+
+    default_priority = 200
+    formats = ("html",)
+
+    def run(self, **kwargs: Any) -> None:
+        for node in list(self.document.findall(lambda n: is_component(n, "aside"))):
+            self._replace(node, aside_node)
+        self._stack_asides()
+        for node in list(self.document.findall(lambda n: is_component(n, "wide-image"))):
+            self._band(node)
+        for node in list(self.document.findall(lambda n: is_component(n, "side-by-side"))):
+            self._columns(node)
+
+    @staticmethod
+    def _replace(node: nodes.Element, cls: type[nodes.Element], **attributes: Any) -> nodes.Element:
+        new = cls("", *node.children, classes=node["classes"], ids=node["ids"], **attributes)
+        new.source, new.line = node.source, node.line
+        node.replace_self(new)
+        return new
+
+    def _stack_asides(self) -> None:
+        for aside in list(self.document.findall(aside_node)):
+            parent = aside.parent
+            if parent is None or isinstance(parent, aside_stack):
+                continue
+            index = parent.index(aside)
+            if index > 0 and isinstance(parent[index - 1], aside_node | aside_stack):
+                continue  # joined to the run that starts before it
+            run = [aside]
+            for sibling in parent.children[index + 1 :]:
+                if not isinstance(sibling, aside_node):
+                    break
+                run.append(sibling)
+            if len(run) > 1:
+                stack = aside_stack("", classes=["pb-aside-stack"])
+                parent.insert(index, stack)
+                for item in run:
+                    parent.remove(item)
+                    stack += item
+
+    def _band(self, node: nodes.Element) -> None:
+        style = {"--pb-band-bg": node.get("background", "white")}
+        if node.get("max_width"):
+            style["--pb-band-max"] = node["max_width"]
+        band = self._replace(node, band_node, style=_style(style))
+        for image in list(band.findall(nodes.image)):
+            lazy = band_image("", **image.attributes)
+            size = get_image_size(Path(self.env.srcdir, image["uri"]))
+            if size:
+                lazy["intrinsic"] = size
+            image.replace_self(lazy)
+            shown = lazy.parent if isinstance(lazy.parent, nodes.reference) else lazy
+            strip = band_strip("", classes=["pb-wide-image__strip"])
+            shown.replace_self(strip)
+            strip += shown
+
+    def _columns(self, node: nodes.Element) -> None:
+        tracks = node.get("columns")
+        if tracks is None:
+            # Equal columns, one per top-level child (after legends joined their blocks).
+            children = [c for c in node.children if not isinstance(c, nodes.target)]
+            tracks = f"repeat({max(len(children), 1)}, minmax(0, 1fr))"
+        self._replace(node, columns_node, style=_style({"--pb-columns": tracks}))
+
+
+def setup_html_components(app: Sphinx) -> None:
+    app.add_node(aside_node, html=(visit_aside, depart_aside))
+    app.add_node(aside_stack, html=(visit_div, depart_div))
+    app.add_node(band_node, html=(visit_div, depart_div))
+    app.add_node(band_strip, html=(visit_div, depart_div))
+    app.add_node(columns_node, html=(visit_div, depart_div))
+    app.add_node(band_image, html=(visit_band_image, None))
+    app.add_post_transform(PlaybookHtmlComponents)

@@ -1,0 +1,40 @@
+"""``layout``: any content in any Distill column (``:::{layout} page``)."""
+
+from __future__ import annotations
+
+from docutils import nodes
+from sphinx.application import Sphinx
+
+from ..diagnostics import PlaybookWarning
+from .base import CLASS_OPTION, LAYOUT_CLASSES, NAME_OPTION, PlaybookDirective, component
+
+
+class LayoutDirective(PlaybookDirective):
+    """Wraps its content in a block placed in the named column of the grid."""
+
+    subtype = PlaybookWarning.LAYOUT
+    has_content = True
+    optional_arguments = 1
+    spec = {"class": CLASS_OPTION, "name": NAME_OPTION}
+
+    def run(self) -> list[nodes.Node]:
+        options = self.valid_options()
+        value = self.arguments[0].strip().lower() if self.arguments else ""
+        if value not in LAYOUT_CLASSES:
+            valid = ", ".join(LAYOUT_CLASSES)
+            given = f"unknown column {value!r}" if value else "no column given"
+            self.warn(f"{given}; write one of {valid} (the content is shown in the text column)")
+            value = "body"
+        if not self.require_content():
+            return []
+        node = component("layout", [LAYOUT_CLASSES[value], *options.get("class", [])])
+        self.set_source_info(node)
+        if "name" in options:
+            self.options["name"] = options["name"]
+            self.add_name(node)
+        self.state.nested_parse(self.content, self.content_offset, node)
+        return [node]
+
+
+def setup_layout(app: Sphinx) -> None:
+    app.add_directive("layout", LayoutDirective)
