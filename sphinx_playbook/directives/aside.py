@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from docutils import nodes
 from sphinx.application import Sphinx
 
 from ..diagnostics import PlaybookWarning
-from .base import CLASS_OPTION, NAME_OPTION, PlaybookDirective, component, is_component
+from .base import CLASS_OPTION, NAME_OPTION, OptionSpec, PlaybookDirective, component, is_component
 
 
 class AsideDirective(PlaybookDirective):
@@ -14,7 +16,7 @@ class AsideDirective(PlaybookDirective):
 
     subtype = PlaybookWarning.ASIDE
     has_content = True
-    spec = {"class": CLASS_OPTION, "name": NAME_OPTION}
+    spec: ClassVar[OptionSpec] = {"class": CLASS_OPTION, "name": NAME_OPTION}
 
     def run(self) -> list[nodes.Node]:
         options = self.valid_options()

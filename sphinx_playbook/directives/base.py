@@ -30,6 +30,9 @@ LAYOUT_CLASSES = {
 }
 ALL_LAYOUT_CLASSES = frozenset(LAYOUT_CLASSES.values()) | {"l-middle", "l-page-outset"}
 
+#: A directive's options and their converters.
+OptionSpec = dict[str, Callable[[Any], Any]]
+
 #: Node attribute naming which playbook component a container is.
 COMPONENT = "playbook_component"
 
@@ -103,7 +106,7 @@ class PlaybookDirective(SphinxDirective):
     """Base class: reports bad options at the directive's line and keeps going."""
 
     subtype: ClassVar[PlaybookWarning]
-    spec: ClassVar[dict[str, Callable[[Any], Any]]] = {}
+    spec: ClassVar[OptionSpec] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -15,9 +15,7 @@ _NAMED = re.compile(r"^[a-zA-Z]{3,20}$")
 _FUNCTION_COLOR = re.compile(
     r"^(?:rgb|rgba|hsl|hsla|hwb|lab|lch|oklab|oklch)\(\s*[-+0-9.%,/ a-z]*\)$"
 )
-_TRACK = re.compile(
-    rf"(?:{_NUMBER}(?:fr|px|em|rem|%|ch|vw)|auto|min-content|max-content|0)"
-)
+_TRACK = re.compile(rf"(?:{_NUMBER}(?:fr|px|em|rem|%|ch|vw)|auto|min-content|max-content|0)")
 _TRACK_FUNCTION = re.compile(r"(?:minmax|fit-content|repeat)\(")
 
 

@@ -8,7 +8,7 @@ paragraph, with any further paragraphs as the figure's legend.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from docutils import nodes
 from sphinx.application import Sphinx
@@ -19,6 +19,7 @@ from .base import (
     ALL_LAYOUT_CLASSES,
     CLASS_OPTION,
     NAME_OPTION,
+    OptionSpec,
     PlaybookDirective,
     component,
     is_component,
@@ -28,7 +29,7 @@ from .base import (
 class FigureLegendDirective(PlaybookDirective):
     subtype = PlaybookWarning.FIGURE_LEGEND
     has_content = True
-    spec = {"class": CLASS_OPTION, "name": NAME_OPTION}
+    spec: ClassVar[OptionSpec] = {"class": CLASS_OPTION, "name": NAME_OPTION}
 
     def run(self) -> list[nodes.Node]:
         options = self.valid_options()

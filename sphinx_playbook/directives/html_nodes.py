@@ -20,27 +20,27 @@ from sphinx.util.images import get_image_size
 from .base import is_component
 
 
-class aside_node(nodes.Element, nodes.General):  # noqa: N801 (docutils node naming)
+class aside_node(nodes.Element, nodes.General):
     """Rendered as ``<aside>``."""
 
 
-class aside_stack(nodes.Element, nodes.General):  # noqa: N801
+class aside_stack(nodes.Element, nodes.General):
     """Consecutive asides, stacked in one gutter cell so they never overlap."""
 
 
-class band_node(nodes.Element, nodes.General):  # noqa: N801
+class band_node(nodes.Element, nodes.General):
     """The wide-image band; its background and image width are CSS variables."""
 
 
-class band_strip(nodes.Element, nodes.General):  # noqa: N801
+class band_strip(nodes.Element, nodes.General):
     """The coloured strip behind the image; the legend sits below it, on the page."""
 
 
-class band_image(nodes.image):  # noqa: N801
+class band_image(nodes.image):
     """An image written with its intrinsic size (no layout shift) and lazy loading."""
 
 
-class columns_node(nodes.Element, nodes.General):  # noqa: N801
+class columns_node(nodes.Element, nodes.General):
     """The side-by-side grid; its track list is a CSS variable."""
 
 

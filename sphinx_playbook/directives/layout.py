@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from docutils import nodes
 from sphinx.application import Sphinx
 
 from ..diagnostics import PlaybookWarning
-from .base import CLASS_OPTION, LAYOUT_CLASSES, NAME_OPTION, PlaybookDirective, component
+from .base import (
+    CLASS_OPTION,
+    LAYOUT_CLASSES,
+    NAME_OPTION,
+    OptionSpec,
+    PlaybookDirective,
+    component,
+)
 
 
 class LayoutDirective(PlaybookDirective):
@@ -15,7 +24,7 @@ class LayoutDirective(PlaybookDirective):
     subtype = PlaybookWarning.LAYOUT
     has_content = True
     optional_arguments = 1
-    spec = {"class": CLASS_OPTION, "name": NAME_OPTION}
+    spec: ClassVar[OptionSpec] = {"class": CLASS_OPTION, "name": NAME_OPTION}
 
     def run(self) -> list[nodes.Node]:
         options = self.valid_options()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from docutils import nodes
 from sphinx.application import Sphinx
 
@@ -11,6 +13,7 @@ from .base import (
     CLASS_OPTION,
     LAYOUT_CLASSES,
     NAME_OPTION,
+    OptionSpec,
     PlaybookDirective,
     choice,
     component,
@@ -23,7 +26,7 @@ ALIGNS = ("start", "center", "end")
 class SideBySideDirective(PlaybookDirective):
     subtype = PlaybookWarning.SIDE_BY_SIDE
     has_content = True
-    spec = {
+    spec: ClassVar[OptionSpec] = {
         "columns": css_values.track_list,
         "align": choice(*ALIGNS),
         "layout": choice(*LAYOUTS),

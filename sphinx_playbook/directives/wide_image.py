@@ -8,6 +8,8 @@ and gives the image its intrinsic size and lazy loading.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
@@ -19,6 +21,7 @@ from .base import (
     CLASS_OPTION,
     LAYOUT_CLASSES,
     NAME_OPTION,
+    OptionSpec,
     PlaybookDirective,
     choice,
     component,
@@ -33,7 +36,7 @@ class WideImageDirective(PlaybookDirective):
     required_arguments = 1
     final_argument_whitespace = True
     has_content = True
-    spec = {
+    spec: ClassVar[OptionSpec] = {
         "alt": directives.unchanged,
         "width": css_values.length,
         "background": css_values.color,
@@ -69,7 +72,9 @@ class WideImageDirective(PlaybookDirective):
             if is_safe_url(target):
                 content = nodes.reference("", "", image, refuri=target)
             else:
-                self.warn(f":target: {target!r} is refused: use an http(s), mailto or relative link")
+                self.warn(
+                    f":target: {target!r} is refused: use an http(s), mailto or relative link"
+                )
         figure = nodes.figure("", content, classes=["pb-wide-image__figure"])
         self.set_source_info(figure)
         if self.content:
