@@ -9,10 +9,18 @@ import pytest
 from conftest import REPO, ROOTS
 
 BUILDERS = ("html", "dirhtml", "singlehtml", "latex", "epub", "text")
-CLEAN_ROOTS = ("article-myst", "article-rst", "metadata-defaults")
+#: Builders that only the directives need to survive (no lost content, no crash).
+MORE_BUILDERS = ("man", "texinfo", "xml")
+CLEAN_ROOTS = (
+    "article-myst",
+    "article-rst",
+    "metadata-defaults",
+    "directives-myst",
+    "directives-rst",
+)
 
 
-@pytest.mark.parametrize("builder", BUILDERS)
+@pytest.mark.parametrize("builder", BUILDERS + MORE_BUILDERS)
 @pytest.mark.parametrize("root", CLEAN_ROOTS)
 def test_test_roots_build_without_warnings(make_app, tmp_path, root, builder):
     app = make_app(builder, srcdir=ROOTS / f"test-{root}", builddir=tmp_path / "build")

@@ -116,7 +116,7 @@ class JoinFigureLegends(SphinxTransform):
         caption, rest = _caption_and_legend(legend)
         if block is None:
             # Stands alone: keep the legend block, styled as a legend.
-            if previous is None or not isinstance(previous, nodes.Element):
+            if previous is None or isinstance(previous, nodes.title):
                 warn(
                     "figure-legend: nothing before it to caption; it is shown as a "
                     "standalone legend. Put it right after an image, figure, code block, "
