@@ -13,7 +13,8 @@ def resolved_doctree(app, docname: str = "index") -> str:
     """The doctree as the HTML writer sees it, minus what only differs by syntax.
 
     Left out: source paths, the ``name`` reST gives named links, MyST's MathJax
-    marker classes on sections and the empty text nodes of its soft line breaks.
+    marker classes on sections and the empty text nodes of its soft line breaks;
+    booleans are written the way the newest docutils writes them.
     """
     # Sphinx 9 wants the tags passed; 8.2 does not know the keyword.
     keywords = {"tags": app.tags} if sphinx.version_info >= (9,) else {}
@@ -22,6 +23,8 @@ def resolved_doctree(app, docname: str = "index") -> str:
     text = re.sub(r'source="[^"]*"', 'source=""', text)
     text = re.sub(r'(<reference) name="[^"]*"', r"\1", text)
     text = text.replace('classes="tex2jax_ignore mathjax_ignore" ', "")
+    # docutils 0.21 writes booleans as True/False, 0.22 as 1/0.
+    text = text.replace('="True"', '="1"').replace('="False"', '="0"')
     return "\n".join(line for line in text.splitlines() if line.strip()) + "\n"
 
 
