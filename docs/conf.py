@@ -26,6 +26,8 @@ myst_enable_extensions = ["attrs_block", "colon_fence", "deflist"]
 myst_heading_anchors = 3
 
 exclude_patterns = ["_build"]
+numfig = True
+numfig_format = {"figure": "Figure %s", "table": "Table %s", "code-block": "Listing %s"}
 
 # -- Article defaults ---------------------------------------------------------
 # Every page without its own authors or published date shows these.
