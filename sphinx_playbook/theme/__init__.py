@@ -126,6 +126,8 @@ def _on_html_page_context(
     context["playbook_icon"] = icon_svg
     # singlehtml leaves docstitle unset; the header's logo text falls back to it.
     context["docstitle"] = context.get("docstitle") or app.config.html_title
+    root_title = app.env.titles.get(app.config.root_doc)
+    context["playbook_root_title"] = root_title.astext() if root_title else app.config.project
     _prune_unused_assets(context, doctree)
     defaults = getattr(app.env, "playbook_default_metadata", ArticleMetadata())
     if doctree is None or pagename not in app.env.all_docs:
