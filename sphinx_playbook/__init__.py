@@ -12,6 +12,7 @@ from sphinx.util import logging
 
 from .config import add_config_values
 from .directives import setup_directives
+from .images import setup_images
 from .metadata import setup_metadata
 from .theme import setup_theme
 from .transforms import LiftArticleTitle
@@ -60,5 +61,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_metadata(app)
     setup_theme(app, config_inited=config_inited)
     setup_directives(app)
+    setup_images(app)
     app.add_post_transform(LiftArticleTitle)
     return metadata

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 
 import pytest
@@ -26,6 +27,14 @@ def resolved_doctree(app, docname: str = "index") -> str:
     # docutils 0.21 writes booleans as True/False, 0.22 as 1/0.
     text = text.replace('="True"', '="1"').replace('="False"', '="0"')
     return "\n".join(line for line in text.splitlines() if line.strip()) + "\n"
+
+
+def legend_text(figure) -> str:
+    """What the figure's legend says, without its number and permalink."""
+    caption = copy.copy(figure.find("figcaption"))
+    for extra in caption.select(".caption-number, .headerlink"):
+        extra.decompose()
+    return caption.get_text(" ", strip=True)
 
 
 @pytest.mark.parametrize("flavour", ["myst", "rst"])
@@ -63,7 +72,21 @@ def test_html_a_reader_gets(app):
     assert caption.select_one(".caption-number").get_text(strip=True) == "Figure 1"
     assert caption.find("a")["href"] == "https://example.org/gpu-computing"
     refs = [a.get_text() for a in body.select("a .std-numref")]
-    assert refs == ["Figure 1", "Figure 2"]
+    assert refs == ["Figure 1", "Figure 2", "Figure 3"]
+    # every figure-like block joins its legend: code, table, raw HTML, a figure
+    code = body.select_one("figure#fig-code")
+    assert code.select_one(".highlight-python") is not None
+    assert legend_text(code) == "The backward pass."
+    captions = {legend_text(figure): figure for figure in body.find_all("figure")}
+    assert captions["A table with its legend."].find("table") is not None
+    assert captions["Raw HTML with its legend."].find("svg") is not None
+    own = captions["Its own caption. A legend added under the caption."]
+    assert own.find("img")["alt"] == "A figure of its own"
+    column = body.select(".pb-side-by-side")[1]
+    assert column["style"] == "--pb-columns: repeat(2, minmax(0, 1fr));"
+    assert legend_text(column.find("figure")) == "The left column\u2019s legend."  # smart quote
+    # the named aside is a cross-reference target
+    assert body.find("a", string=None, href="#first-aside").get_text() == ("the reading-time note")
 
     # wide-image: a band across the screen, image sized from the file, lazy
     band = body.select_one(".pb-wide-image")

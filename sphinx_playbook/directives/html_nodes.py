@@ -7,16 +7,13 @@ made, and lose no content.
 
 from __future__ import annotations
 
-import posixpath
-import urllib.parse
-from pathlib import Path
 from typing import Any
 
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
-from sphinx.util.images import get_image_size
 
+from ..images import sized_image, to_sized_image
 from .base import is_component
 
 
@@ -34,10 +31,6 @@ class band_node(nodes.Element, nodes.General):
 
 class band_strip(nodes.Element, nodes.General):
     """The coloured strip behind the image; the legend sits below it, on the page."""
-
-
-class band_image(nodes.image):
-    """An image written with its intrinsic size (no layout shift) and lazy loading."""
 
 
 class columns_node(nodes.Element, nodes.General):
@@ -63,18 +56,6 @@ def visit_div(self: Any, node: nodes.Element) -> None:
 
 def depart_div(self: Any, node: nodes.Element) -> None:
     self.body.append("</div>\n")
-
-
-def visit_band_image(self: Any, node: band_image) -> None:
-    uri = node["uri"]
-    if uri in self.builder.images:
-        uri = posixpath.join(self.builder.imgpath, urllib.parse.quote(self.builder.images[uri]))
-    attributes: dict[str, str] = {"src": uri, "alt": node.get("alt", ""), "decoding": "async"}
-    if node.get("intrinsic"):
-        attributes["width"], attributes["height"] = (str(v) for v in node["intrinsic"])
-    attributes["loading"] = "lazy"
-    self.body.append(self.emptytag(node, "img", "", **attributes))
-    raise nodes.SkipNode
 
 
 class PlaybookHtmlComponents(SphinxPostTransform):
@@ -125,12 +106,8 @@ class PlaybookHtmlComponents(SphinxPostTransform):
             style["--pb-band-max"] = node["max_width"]
         band = self._replace(node, band_node, style=_style(style))
         for image in list(band.findall(nodes.image)):
-            lazy = band_image("", **image.attributes)
-            size = get_image_size(Path(self.env.srcdir, image["uri"]))
-            if size:
-                lazy["intrinsic"] = size
-            image.replace_self(lazy)
-            shown = lazy.parent if isinstance(lazy.parent, nodes.reference) else lazy
+            sized = image if isinstance(image, sized_image) else to_sized_image(image)
+            shown = sized.parent if isinstance(sized.parent, nodes.reference) else sized
             strip = band_strip("", classes=["pb-wide-image__strip"])
             shown.replace_self(strip)
             strip += shown
@@ -150,5 +127,4 @@ def setup_html_components(app: Sphinx) -> None:
     app.add_node(band_node, html=(visit_div, depart_div))
     app.add_node(band_strip, html=(visit_div, depart_div))
     app.add_node(columns_node, html=(visit_div, depart_div))
-    app.add_node(band_image, html=(visit_band_image, None))
     app.add_post_transform(PlaybookHtmlComponents)

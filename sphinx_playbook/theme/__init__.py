@@ -114,6 +114,7 @@ def _prune_unused_assets(context: dict[str, Any], doctree: nodes.document | None
 def _on_builder_inited(app: Sphinx) -> None:
     article_layout = uses_playbook_theme(app) and app.builder.name in ARTICLE_BUILDERS
     app.env.playbook_article_layout = article_layout
+    app.env.playbook_theme = uses_playbook_theme(app)
     if uses_playbook_theme(app):
         app.env.playbook_default_metadata = metadata_from_config(app)
 

@@ -103,12 +103,12 @@ def test_wide_image_band_spans_the_window_with_the_image_centred(page_at, width)
 
 def test_side_by_side_columns_then_stacked(page_at):
     wide = page_at(1440, path=PAGE)
-    left, right = rects(wide, ".pb-side-by-side > *")
+    left, right = rects(wide, "#code-columns > *")
     assert abs(left["top"] - right["top"]) <= 0.5, "columns side by side"
     assert left["right"] <= right["left"], "columns do not overlap"
     assert abs(left["width"] - right["width"]) <= 1, ":columns: 1fr 1fr gives equal columns"
     narrow = page_at(390, path=PAGE)
-    first, second = rects(narrow, ".pb-side-by-side > *")
+    first, second = rects(narrow, "#code-columns > *")
     assert second["top"] >= first["bottom"], "below 768px the columns stack"
     pre = narrow.locator(".pb-side-by-side pre").first
     sizes = pre.evaluate("el => ({scroll: el.scrollWidth, client: el.clientWidth})")
@@ -146,3 +146,27 @@ def test_no_overflow_and_no_layout_shift(page_at, site_url, width):
     result = page.evaluate(OVERFLOWING)
     assert result["offenders"] == [] and result["scrollWidth"] == result["width"], result
     assert page.evaluate("window.__shift") <= 0.01
+
+
+def test_code_in_columns_keeps_its_copy_button(page_at):
+    """The script adds a copy button to every code block, inside columns too."""
+    page = page_at(1440, path=PAGE)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    block = page.locator("#code-columns .highlight").nth(1)
+    block.hover()
+    button = block.locator("button.pb-copy")
+    assert button.is_visible()
+    button.click()
+    assert page.evaluate("navigator.clipboard.readText()").startswith("__global__ void VecAdd(")
+    assert button.text_content() == "Copied"
+
+
+def test_plain_images_reserve_their_space(page_at):
+    """Images carry width and height from the file: the box is sized before they load."""
+    page = page_at(390, path=PAGE)
+    sizes = page.locator("#fig-host img").evaluate(
+        "img => ({w: img.getAttribute('width'), h: img.getAttribute('height'),"
+        " box: img.getBoundingClientRect().height, width: img.getBoundingClientRect().width})"
+    )
+    assert (sizes["w"], sizes["h"]) == ("600", "300")
+    assert abs(sizes["box"] - sizes["width"] / 2) <= 1, "2:1 aspect ratio at any width"

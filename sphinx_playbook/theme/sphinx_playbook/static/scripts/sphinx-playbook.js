@@ -128,6 +128,30 @@
     });
   }
 
+  /* A copy button on every code block (unless sphinx-copybutton already adds one). */
+  function setUpCopyButtons() {
+    if (!navigator.clipboard) return;
+    for (const block of document.querySelectorAll(".pb-body div.highlight")) {
+      if (block.querySelector(".copybtn, .pb-copy")) continue;
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "pb-copy";
+      button.textContent = "Copy";
+      button.setAttribute("aria-label", "Copy code");
+      button.addEventListener("click", async () => {
+        const code = block.querySelector("pre")?.innerText ?? "";
+        try {
+          await navigator.clipboard.writeText(code.replace(/\n$/, ""));
+          button.textContent = "Copied";
+        } catch {
+          button.textContent = "Press Ctrl+C";
+        }
+        setTimeout(() => (button.textContent = "Copy"), 1500);
+      });
+      block.append(button);
+    }
+  }
+
   /* pydata-sphinx-theme's announcement option given as a URL. */
   async function loadAnnouncement() {
     const banner = document.querySelector(".pb-announcement[data-pst-announcement-url]");
@@ -148,5 +172,6 @@
   setUpSearch();
   setUpToc();
   setUpMenus();
+  setUpCopyButtons();
   loadAnnouncement();
 })();
