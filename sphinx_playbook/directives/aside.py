@@ -23,11 +23,7 @@ class AsideDirective(PlaybookDirective):
         if not self.require_content():
             return []
         node = component("aside", ["pb-aside", *options.get("class", [])])
-        self.set_source_info(node)
-        if "name" in options:
-            self.options["name"] = options["name"]
-            self.add_name(node)
-        self.state.nested_parse(self.content, self.content_offset, node)
+        self.fill(node, options)
         if any(is_component(inner, "aside") for inner in node.findall(include_self=False)):
             self.warn("contains another aside; the inner one is shown inline in this one")
         return [node]

@@ -128,6 +128,15 @@ class PlaybookDirective(SphinxDirective):
                 good[name] = value
         return good
 
+    def fill(self, node: nodes.Element, options: dict[str, Any]) -> nodes.Element:
+        """Give ``node`` its source line, the ``:name:`` target and the parsed content."""
+        self.set_source_info(node)
+        if "name" in options:
+            self.options["name"] = options["name"]
+            self.add_name(node)
+        self.state.nested_parse(self.content, self.content_offset, node)
+        return node
+
     def require_content(self) -> bool:
         if self.content and any(line.strip() for line in self.content):
             return True

@@ -36,11 +36,7 @@ class FigureLegendDirective(PlaybookDirective):
         if not self.require_content():
             return []
         node = component("figure-legend", ["pb-figure-legend", *options.get("class", [])])
-        self.set_source_info(node)
-        if "name" in options:
-            self.options["name"] = options["name"]
-            self.add_name(node)
-        self.state.nested_parse(self.content, self.content_offset, node)
+        self.fill(node, options)
         return [node]
 
 

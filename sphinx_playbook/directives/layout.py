@@ -37,11 +37,7 @@ class LayoutDirective(PlaybookDirective):
         if not self.require_content():
             return []
         node = component("layout", [LAYOUT_CLASSES[value], *options.get("class", [])])
-        self.set_source_info(node)
-        if "name" in options:
-            self.options["name"] = options["name"]
-            self.add_name(node)
-        self.state.nested_parse(self.content, self.content_offset, node)
+        self.fill(node, options)
         return [node]
 
 

@@ -51,11 +51,7 @@ class SideBySideDirective(PlaybookDirective):
         )
         if "columns" in options:
             node["columns"] = options["columns"]
-        self.set_source_info(node)
-        if "name" in options:
-            self.options["name"] = options["name"]
-            self.add_name(node)
-        self.state.nested_parse(self.content, self.content_offset, node)
+        self.fill(node, options)
         return [node]
 
 
