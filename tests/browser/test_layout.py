@@ -302,3 +302,21 @@ def test_text_column_follows_distills_breakpoints(page_at, width, expected):
     below 1000px the column is fluid, at most 704px, and centred."""
     page = page_at(width)
     assert_text_column(page, expected, tolerance=1)
+
+
+def test_wide_blocks_pass_over_the_sticky_toc(page_at):
+    """Where a page-wide block meets the TOC in the margin, the block is on top."""
+    page = page_at(1440)
+    block = page.locator(".pb-body .l-page").first
+    block.evaluate("el => window.scrollTo(0, el.getBoundingClientRect().top + scrollY - 120)")
+    page.wait_for_timeout(100)
+    box = rect(page, ".pb-body .l-page")
+    toc = rect(page, ".pb-toc__details")
+    assert toc["top"] <= box["top"] <= toc["bottom"], "the block and the TOC meet"
+    x = (box["left"] + toc["right"]) / 2  # inside both boxes
+    assert box["left"] < x < toc["right"]
+    on_top = page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y).closest('.l-page, .pb-toc') ?.className",
+        [x, box["top"] + box["height"] / 2],
+    )
+    assert on_top is not None and "l-page" in on_top, f"the TOC covers the block ({on_top})"
