@@ -10,6 +10,7 @@ from typing import Any
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
+from .citations import setup_citations
 from .config import add_config_values
 from .directives import setup_directives
 from .images import setup_images
@@ -62,5 +63,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_theme(app, config_inited=config_inited)
     setup_directives(app)
     setup_images(app)
+    setup_citations(app, config_inited=config_inited)
     app.add_post_transform(LiftArticleTitle)
     return metadata

@@ -66,6 +66,23 @@ class PlaybookConfig:
         default=None,
         metadata={"validate": _is_optional_string, "expects": "an image path or URL"},
     )
+    bibfiles: list[str] = field(
+        default_factory=list,
+        metadata={
+            "validate": lambda v: (
+                isinstance(v, list | tuple) and all(isinstance(i, str) for i in v)
+            ),
+            "expects": "a list of .bib file paths, relative to conf.py",
+        },
+    )
+    citations: bool = field(
+        default=True,
+        metadata={"validate": lambda v: isinstance(v, bool), "expects": "True or False"},
+    )
+    citation_numbering: str = field(
+        default="page",
+        metadata={"validate": lambda v: v in ("page", "book"), "expects": "'page' or 'book'"},
+    )
 
 
 CONFIG_FIELDS = {f.name: f for f in dataclasses.fields(PlaybookConfig)}

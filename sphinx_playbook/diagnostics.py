@@ -37,6 +37,8 @@ class PlaybookWarning(Enum):
     """A ``side-by-side``: bad columns, align or layout."""
     LAYOUT = "layout"
     """A ``layout`` directive naming an unknown column."""
+    CITATION = "citation"
+    """An unknown citation key, or a .bib file that is missing or malformed."""
 
     @property
     def qualified(self) -> str:

@@ -23,7 +23,7 @@ from sphinx.cmd.build import build_main
 
 ROOTS = Path(__file__).parent.parent / "roots"
 #: The test roots the browser tests read, each served at ``SUB_PATH + name``.
-SITES = ("article-myst", "article-rst", "directives-myst")
+SITES = ("article-myst", "article-rst", "directives-myst", "citations")
 #: The site lives below this path, never at the server's root.
 SUB_PATH = "/sub/path/"
 INDEX = "article-myst/index.html"

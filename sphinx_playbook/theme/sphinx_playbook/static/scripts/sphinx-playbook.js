@@ -152,6 +152,50 @@
     }
   }
 
+  /* Citation cards: CSS opens them on hover and focus; here they are kept inside the
+     window, and Escape closes the one that is open. */
+  function setUpCards() {
+    const place = (cite) => {
+      const card = cite.querySelector(".pb-card");
+      if (!card || getComputedStyle(card).position === "fixed") return;
+      card.style.left = "";
+      const box = card.getBoundingClientRect();
+      const overflow = box.right - (document.documentElement.clientWidth - 8);
+      if (overflow > 0) card.style.left = `${-Math.min(overflow, box.left - 8)}px`;
+    };
+    const NARROW = window.matchMedia("(max-width: 599.98px)");
+    const cites = document.querySelectorAll(".pb-cite");
+    const closeAll = (except) => {
+      for (const other of cites) if (other !== except) other.removeAttribute("data-open");
+    };
+    for (const cite of cites) {
+      const reset = () => cite.removeAttribute("data-dismissed");
+      cite.addEventListener("pointerenter", () => { reset(); place(cite); });
+      cite.addEventListener("focusin", () => { reset(); place(cite); });
+      cite.addEventListener("pointerleave", reset);
+      // On a phone the first tap opens the card; a second tap follows the link.
+      for (const link of cite.querySelectorAll(".pb-cite__link")) {
+        link.addEventListener("click", (event) => {
+          if (!NARROW.matches || cite.hasAttribute("data-open") || !cite.querySelector(".pb-card")) return;
+          event.preventDefault();
+          closeAll(cite);
+          reset();
+          cite.setAttribute("data-open", "");
+        });
+      }
+    }
+    document.addEventListener("click", (event) => {
+      if (!event.target.closest?.(".pb-cite")) closeAll(null);
+    });
+    document.addEventListener("keydown", (event) => {
+      if (event.key !== "Escape") return;
+      for (const cite of document.querySelectorAll(".pb-cite:hover, .pb-cite:focus-within, .pb-cite[data-open]")) {
+        cite.setAttribute("data-dismissed", "");
+        cite.removeAttribute("data-open");
+      }
+    });
+  }
+
   /* pydata-sphinx-theme's announcement option given as a URL. */
   async function loadAnnouncement() {
     const banner = document.querySelector(".pb-announcement[data-pst-announcement-url]");
@@ -173,5 +217,6 @@
   setUpToc();
   setUpMenus();
   setUpCopyButtons();
+  setUpCards();
   loadAnnouncement();
 })();

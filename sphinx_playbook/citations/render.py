@@ -1,0 +1,167 @@
+"""Write phase: numbers for citations, hover cards, and the page's reference list.
+
+HTML gets :class:`cite_group` nodes (links and a hover card written into the
+page, so it works without JavaScript) and a References section with backlinks;
+every other builder gets plain ``[1, 2]`` text and the same list.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from docutils import nodes
+from sphinx.locale import _
+from sphinx.transforms.post_transforms import SphinxPostTransform
+
+from .bibliography import Reference
+from .collect import cited_page
+from .roles import cite_ref
+
+#: How many authors the reference list shows before "et al.".
+LIST_AUTHORS = 10
+
+
+class cite_group(nodes.Inline, nodes.Element):
+    """One citation in HTML: numbered links, and the card with the entries."""
+
+
+def ref_id(key: str) -> str:
+    return "pb-ref-" + nodes.make_id(key)
+
+
+def _card_entry(reference: Reference) -> str:
+    title = escape(reference.title or reference.key)
+    link = reference.link
+    if link:
+        title = f'<a href="{escape(link)}">{title}</a>'
+    parts = [f'<span class="pb-card__title">{title}</span>']
+    if reference.authors:
+        parts.append(f'<span class="pb-card__authors">{escape(reference.card_authors())}</span>')
+    venue = ", ".join(p for p in (reference.venue, reference.year) if p)
+    if venue:
+        parts.append(f'<span class="pb-card__venue">{escape(venue)}</span>')
+    if reference.doi:
+        doi = escape(reference.doi)
+        parts.append(
+            f'<span class="pb-card__doi">DOI: <a href="https://doi.org/{doi}">{doi}</a></span>'
+        )
+    return f'<span class="pb-card__entry">{"".join(parts)}</span>'
+
+
+def visit_cite_group(self: Any, node: cite_group) -> None:
+    numbers = node["numbers"]  # [(key, number or None)]
+    links = []
+    for key, number in numbers:
+        if number is None:
+            links.append('<span class="pb-cite__unknown">?</span>')
+        else:
+            links.append(f'<a class="pb-cite__link" href="#{ref_id(key)}">{number}</a>')
+    label = f"[{', '.join(links)}]"
+    if node.get("prefix"):
+        label = f"{escape(node['prefix'])} {label}"
+    references = node["references"]
+    card_id = node["ids"][0] + "-card"
+    card = ""
+    if references:
+        entries = "".join(_card_entry(r) for r in references)
+        card = f'<span class="pb-card" role="tooltip" id="{card_id}">{entries}</span>'
+    self.body.append(
+        f'<span class="pb-cite" id="{node["ids"][0]}"'
+        + (f' aria-describedby="{card_id}"' if card else "")
+        + f">{label}{card}</span>"
+    )
+    raise nodes.SkipNode
+
+
+def _list_entry(reference: Reference) -> nodes.paragraph:
+    paragraph = nodes.paragraph()
+    names = [a.full for a in reference.authors[:LIST_AUTHORS]]
+    if len(reference.authors) > LIST_AUTHORS:
+        names.append("et al.")
+    if names:
+        paragraph += nodes.Text(", ".join(names).removesuffix(".") + ". ")
+    title = reference.title or reference.key
+    if reference.link:
+        paragraph += nodes.reference("", title, refuri=reference.link)
+    else:
+        paragraph += nodes.emphasis("", title)
+    paragraph += nodes.Text(". ")
+    venue = ", ".join(p for p in (reference.venue, reference.year) if p)
+    if venue:
+        paragraph += nodes.Text(venue + ". ")
+    if reference.doi:
+        paragraph += nodes.Text("DOI: ")
+        paragraph += nodes.reference("", reference.doi, refuri=f"https://doi.org/{reference.doi}")
+    return paragraph
+
+
+class NumberCitations(SphinxPostTransform):
+    """Number the page's citations by first appearance and append its reference list."""
+
+    default_priority = 300
+
+    def run(self, **kwargs: Any) -> None:
+        citations = list(self.document.findall(cite_ref))
+        if not citations:
+            return
+        docname = self.env.docname
+        page = cited_page(self.env, docname)
+        keys = page.keys if page else []
+        references = page.references if page else {}
+        numbers = {key: index for index, key in enumerate(keys, start=1)}
+        html = getattr(self.env, "playbook_builder_format", "") == "html"
+        backlinks: dict[str, list[str]] = {key: [] for key in keys}
+        for index, node in enumerate(citations, start=1):
+            pairs = [(key, numbers.get(key)) for key in node["keys"]]
+            prefix = ""
+            if node["form"] == "t":
+                known = [references[k] for k, n in pairs if n is not None]
+                prefix = ", ".join(r.textual() for r in known) if known else ""
+            if html:
+                group = cite_group(
+                    node.rawsource,
+                    ids=[f"pb-cite-{index}"],
+                    numbers=pairs,
+                    prefix=prefix,
+                    references=[references[k] for k, n in pairs if n is not None],
+                )
+                for key, number in pairs:
+                    if number is not None:
+                        backlinks[key].append(f"pb-cite-{index}")
+                node.replace_self(group)
+            else:
+                label = "[" + ", ".join(str(n) if n else "?" for _k, n in pairs) + "]"
+                node.replace_self(nodes.Text(f"{prefix} {label}" if prefix else label))
+        if keys:
+            self._append_references(keys, references, backlinks, html)
+
+    def _append_references(
+        self,
+        keys: list[str],
+        references: dict[str, Reference],
+        backlinks: dict[str, list[str]],
+        html: bool,
+    ) -> None:
+        section = nodes.section("", ids=["pb-references"], classes=["pb-references"])
+        section += nodes.title("", _("References"))
+        items = nodes.enumerated_list("", enumtype="arabic", classes=["pb-reference-list"])
+        for key in keys:
+            item = nodes.list_item("", ids=[ref_id(key)] if html else [])
+            paragraph = _list_entry(references[key])
+            if html:
+                for number, target in enumerate(backlinks.get(key, []), start=1):
+                    label = "↩" if number == 1 else f"↩{number}"
+                    paragraph += nodes.Text(" ")
+                    paragraph += nodes.reference(
+                        "",
+                        label,
+                        refid=target,
+                        classes=["pb-backlink"],
+                        reftitle=_("Back to the citation"),
+                    )
+            item += paragraph
+            items += item
+        section += items
+        top = next((n for n in self.document.children if isinstance(n, nodes.section)), None)
+        (top or self.document).append(section)

@@ -1,0 +1,37 @@
+"""The ``cite`` role (and ``cite:p`` / ``cite:t``): a node holding the keys, nothing more.
+
+What it shows is decided when the page is written, once all its citations are
+numbered (``transforms.py``).
+"""
+
+from __future__ import annotations
+
+from docutils import nodes
+from sphinx.domains import Domain
+from sphinx.util.docutils import SphinxRole
+
+
+class cite_ref(nodes.Inline, nodes.Element):
+    """A citation of one or more keys; ``form`` is ``p`` ([1]) or ``t`` (Dao et al. [1])."""
+
+
+class CiteRole(SphinxRole):
+    """``{cite}`key1,key2``` in MyST, ``:cite:`key1,key2``` in reST."""
+
+    def __init__(self, form: str = "p") -> None:
+        super().__init__()
+        self.form = form
+
+    def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+        keys = [key.strip() for key in self.text.split(",") if key.strip()]
+        node = cite_ref(self.rawtext, keys=keys, form=self.form)
+        self.set_source_info(node)
+        return [node], []
+
+
+class CiteDomain(Domain):
+    """Makes ``cite:p`` and ``cite:t`` resolvable role names (the ``cite`` domain)."""
+
+    name = "cite"
+    label = "Citations"
+    roles = {"p": CiteRole("p"), "t": CiteRole("t")}  # noqa: RUF012 (Sphinx's API)

@@ -1,0 +1,69 @@
+"""Citation cards as a reader uses them: hover, keyboard focus, Escape, a phone's screen."""
+
+from __future__ import annotations
+
+import pytest
+
+from .test_layout import rect, viewport_width
+
+pytestmark = pytest.mark.browser
+
+PAGE = "citations/index.html"
+
+
+def card_visible(page, cite: str) -> bool:
+    return page.locator(f"{cite} .pb-card").is_visible()
+
+
+def test_card_opens_on_hover_and_stays_while_the_pointer_moves_into_it(page_at):
+    page = page_at(1440, path=PAGE)
+    assert not card_visible(page, "#pb-cite-2")
+    page.locator("#pb-cite-2 .pb-cite__link").first.hover()
+    assert card_visible(page, "#pb-cite-2")
+    card = rect(page, "#pb-cite-2 .pb-card")
+    link = rect(page, "#pb-cite-2 .pb-cite__link")
+    # Walk the pointer from the number down into the card, through the gap.
+    x = (link["left"] + link["right"]) / 2
+    for y in range(int(link["bottom"]), int(card["top"] + 20), 3):
+        page.mouse.move(x, y)
+        assert card_visible(page, "#pb-cite-2"), f"the card closed with the pointer at y={y}"
+    page.mouse.move(5, 5)
+    assert not card_visible(page, "#pb-cite-2")
+
+
+def test_card_opens_on_focus_and_escape_closes_it(page_at):
+    page = page_at(1440, path=PAGE)
+    page.locator("#pb-cite-1 .pb-cite__link").focus()
+    assert card_visible(page, "#pb-cite-1")
+    page.keyboard.press("Escape")
+    assert not card_visible(page, "#pb-cite-1")
+    page.keyboard.press("Tab")  # on to the next citation's first number
+    assert card_visible(page, "#pb-cite-2")
+    assert not card_visible(page, "#pb-cite-1")
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_card_is_announced_and_stays_inside_the_window(page_at, width):
+    """Hover opens it on a desktop; on a phone a tap does, and the card fits the screen."""
+    page = page_at(width, path=PAGE)
+    height = page.viewport_size["height"]
+    for cite in ("#pb-cite-4", "#pb-cite-5"):
+        link = page.locator(f"{cite} .pb-cite__link")
+        if width == 390:
+            link.click()  # a tap: the first one opens the card instead of jumping
+        else:
+            link.hover()
+        assert card_visible(page, cite), f"{cite} opens at {width}px"
+        card = rect(page, f"{cite} .pb-card")
+        assert card["left"] >= 0 and card["right"] <= viewport_width(page), card
+        assert card["top"] >= 0 and card["bottom"] <= height, card
+        described = page.locator(cite).get_attribute("aria-describedby")
+        assert page.locator(f"#{described}").get_attribute("role") == "tooltip"
+
+
+def test_number_jumps_to_the_reference_and_back(page_at):
+    page = page_at(1440, path=PAGE)
+    page.locator("#pb-cite-1 .pb-cite__link").click()
+    assert page.evaluate("location.hash") == "#pb-ref-joulin2016fasttext"
+    page.locator("#pb-ref-joulin2016fasttext a.pb-backlink").first.click()
+    assert page.evaluate("location.hash") == "#pb-cite-1"

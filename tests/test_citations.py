@@ -1,0 +1,175 @@
+"""Citations: the shared real-world .bib, numbering, cards, the reference list, bad input."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import REPO, ROOTS, playbook_warnings, read_html
+from sphinx.errors import ConfigError
+
+from sphinx_playbook.citations.bibliography import latex_to_text, read_bibliography
+
+SHARED_BIB = REPO.parent / "shared" / "data" / "ultrascale-playbook.bib"
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(scope="module")
+def playbook_bib():
+    """The Ultra-Scale Playbook's bibliography; CI has ../shared beside the clone."""
+    path = SHARED_BIB if SHARED_BIB.exists() else ROOTS / "test-citations" / "references.bib"
+    return read_bibliography(path)
+
+
+def test_the_real_bibliography_reads_with_its_flaws_reported(playbook_bib):
+    assert len(playbook_bib.entries) == 61  # 62 entries, one key repeated
+    assert playbook_bib.problems == [
+        (
+            488,
+            "the key 'micikevicius2018mixedprecisiontraining' is defined twice; "
+            "the first entry is used",
+        )
+    ]
+    fasttext = playbook_bib.entries["joulin2016fasttext"]
+    assert [a.full for a in fasttext.authors][4] == "Hérve Jégou"  # J{\'e}gou decoded
+    assert fasttext.card_authors() == "A. Joulin, E. Grave, P. Bojanowski, ..."
+    assert fasttext.textual() == "Joulin et al."
+    herd = playbook_bib.entries["grattafiori2024llama3herdmodels"]
+    assert len(herd.authors) == 561
+    assert herd.card_authors() == "A. Grattafiori, A. Dubey, A. Jauhri, ..."
+    types = {r.entry_type for r in playbook_bib.entries.values()}
+    assert {"software", "article", "misc", "inproceedings"} <= types
+    no_journal = [
+        r for r in playbook_bib.entries.values() if r.entry_type == "article" and not r.venue
+    ]
+    assert no_journal, "articles without a journal are read, with an empty venue"
+    for reference in playbook_bib.entries.values():
+        for text in (reference.title, *(a.full for a in reference.authors)):
+            assert "{" not in text and "\\" not in text, (reference.key, text)
+
+
+def test_latex_is_decoded():
+    assert latex_to_text(r"J{\'e}gou") == "Jégou"
+    assert latex_to_text(r"{GPT}-3 \& {F}riends") == "GPT-3 & Friends"
+    assert latex_to_text(r"Kydl{\'\i}{\v{c}}ek") == "Kydlíček"
+
+
+def test_malformed_and_non_utf8_files_report_a_line_and_keep_what_they_can():
+    malformed = read_bibliography(DATA / "malformed.bib")
+    assert "ok2020" in malformed.entries
+    assert malformed.problems == [(15, "syntax error in line 15: premature end of file")]
+    latin = read_bibliography(DATA / "latin1.bib")
+    assert latin.problems == [(2, "the file is not UTF-8; save it as UTF-8")]
+    assert list(latin.entries) == ["latin2020"]
+
+
+@pytest.mark.sphinx("html", testroot="citations")
+def test_numbered_in_order_of_first_appearance_with_cards_and_list(app):
+    app.build()
+    page = read_html(app)
+    cites = page.select(".pb-cite")
+    labels = [[a.get_text() for a in c.select(".pb-cite__link, .pb-cite__unknown")] for c in cites]
+    assert labels == [["1"], ["2", "3"], ["2"], ["4"], ["5"], ["1"], ["?"]]
+    # {cite:t} gives "Dao et al. [1]"
+    assert cites[2].get_text(" ", strip=True).startswith("Joulin et al. [ 2 ]")
+    assert cites[3].get_text(" ", strip=True).startswith("Barbaresi [ 4 ]")
+    # each number links to its entry in the list
+    assert cites[1].select_one("a")["href"] == "#pb-ref-joulin2016bag"
+    # the card, written into the page: title linked, short authors, venue and year
+    card = cites[4].select_one(".pb-card")
+    assert card["role"] == "tooltip"
+    assert cites[4]["aria-describedby"] == card["id"]
+    title = card.select_one(".pb-card__title a")
+    assert (title.get_text(), title["href"]) == (
+        "The Llama 3 Herd of Models",
+        "https://arxiv.org/abs/2407.21783",
+    )
+    assert card.select_one(".pb-card__authors").get_text() == (
+        "A. Grattafiori, A. Dubey, A. Jauhri, ..."
+    )
+    assert card.select_one(".pb-card__venue").get_text() == "arXiv:2407.21783, 2024"
+    # the reference list: cited entries only, in number order, with backlinks
+    items = page.select("#pb-references li")
+    assert [li["id"] for li in items] == [
+        "pb-ref-joulin2016fasttext",
+        "pb-ref-joulin2016bag",
+        "pb-ref-radford2019language",
+        "pb-ref-barbaresi-2021-trafilatura",
+        "pb-ref-grattafiori2024llama3herdmodels",
+    ]
+    backlinks = [a["href"] for a in items[0].select("a.pb-backlink")]
+    assert backlinks == ["#pb-cite-1", "#pb-cite-6"]
+    assert "Alex Vaughan, et al. The Llama 3" in items[4].get_text(), "561 authors shortened"
+
+
+@pytest.mark.sphinx("html", testroot="citations", freshenv=True)
+def test_unknown_key_and_duplicate_warn_at_their_place(app):
+    app.build()
+    warnings = playbook_warnings(app)
+    bib = app.srcdir / "references.bib"
+    assert warnings == [
+        f"{bib}:488: WARNING: the key 'micikevicius2018mixedprecisiontraining' is defined "
+        "twice; the first entry is used [playbook.citation]",
+        f"{app.srcdir / 'index.md'}:6: WARNING: unknown citation key 'nobody2099'; add it "
+        "to a .bib file or fix the key [playbook.citation]",
+    ]
+
+
+@pytest.mark.sphinx("text", testroot="citations")
+def test_text_builder_writes_numbers_and_references(app):
+    app.build()
+    text = " ".join((app.outdir / "index.txt").read_text(encoding="utf-8").split())
+    assert "FastText [1] and the bag of tricks [2, 3]" in text
+    assert "Joulin et al. [2]" in text
+    assert "References" in text
+    assert "Bag of Tricks for Efficient Text Classification" in text
+
+
+@pytest.mark.sphinx("latex", testroot="citations")
+def test_latex_builder_does_not_crash(app):
+    app.build()
+    tex = next(app.outdir.glob("*.tex")).read_text(encoding="utf-8")
+    assert "{[}1{]}" in tex or "[1]" in tex
+    assert "References" in tex
+
+
+def test_sphinxcontrib_bibtex_and_ours_cannot_both_cite(make_app, tmp_path):
+    src = tmp_path / "src"
+    shutil.copytree(ROOTS / "test-citations-conflict", src)
+    with pytest.raises(ConfigError, match="remove one of them from extensions"):
+        make_app("html", srcdir=src)
+    app = make_app("html", srcdir=src, confoverrides={"playbook_citations": False})
+    app.build()
+    assert playbook_warnings(app) == []
+
+
+def test_editing_the_bib_rewrites_the_citing_page(make_app, tmp_path):
+    """An incremental build after a .bib edit equals a fresh build of the same sources."""
+    src = tmp_path / "src"
+    shutil.copytree(ROOTS / "test-citations", src)
+    app = make_app("html", srcdir=src, builddir=tmp_path / "build")
+    app.build()
+    bib = src / "references.bib"
+    bib.write_text(
+        bib.read_text(encoding="utf-8").replace(
+            "Bag of Tricks for Efficient Text Classification", "A Renamed Bag of Tricks"
+        ),
+        encoding="utf-8",
+    )
+    (src / "index.md").write_text(
+        (src / "index.md")
+        .read_text(encoding="utf-8")
+        .replace(
+            "The Llama 3 herd {cite}`grattafiori2024llama3herdmodels` has", "The Llama 3 herd has"
+        ),
+        encoding="utf-8",
+    )
+    again = make_app("html", srcdir=src, builddir=tmp_path / "build")
+    again.build()
+    fresh = make_app("html", srcdir=src, builddir=tmp_path / "fresh")
+    fresh.build()
+    incremental, clean = read_html(again), read_html(fresh)
+    assert incremental.select_one(".pb-body").decode() == clean.select_one(".pb-body").decode()
+    assert "A Renamed Bag of Tricks" in incremental.select_one("#pb-cite-2 .pb-card").get_text()
+    assert not incremental.select("#pb-ref-grattafiori2024llama3herdmodels")
