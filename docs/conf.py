@@ -29,6 +29,9 @@ exclude_patterns = ["_build"]
 numfig = True
 numfig_format = {"figure": "Figure %s", "table": "Table %s", "code-block": "Listing %s"}
 
+# -- Citations ----------------------------------------------------------------
+playbook_bibfiles = ["references.bib"]
+
 # -- Article defaults ---------------------------------------------------------
 # Every page without its own authors or published date shows these.
 playbook_authors = [{"name": "The sphinx_playbook developers"}]

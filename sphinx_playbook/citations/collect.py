@@ -68,6 +68,12 @@ def cited_page(env: BuildEnvironment, docname: str) -> CitedPage | None:
 
 def on_builder_inited(app: Sphinx) -> None:
     """Warn once about the site-wide .bib files (pages' own files warn where used)."""
+    if read_config(app.config).citation_numbering == "book":
+        warn(
+            "playbook_citation_numbering = 'book' is not supported yet; citations are "
+            "numbered per page",
+            PlaybookWarning.CONFIG,
+        )
     for path in site_bibfiles(app):
         if not path.exists():
             warn(
