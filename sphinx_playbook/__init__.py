@@ -10,6 +10,7 @@ from typing import Any
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
+from .appendix import setup_appendix
 from .citations import setup_citations
 from .config import add_config_values
 from .directives import setup_directives
@@ -64,5 +65,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_directives(app)
     setup_images(app)
     setup_citations(app, config_inited=config_inited)
+    setup_appendix(app)
     app.add_post_transform(LiftArticleTitle)
     return metadata

@@ -66,6 +66,21 @@ class PlaybookConfig:
         default=None,
         metadata={"validate": _is_optional_string, "expects": "an image path or URL"},
     )
+    license: str | None = field(
+        default=None,
+        metadata={"validate": _is_optional_string, "expects": "a licence such as 'CC-BY-4.0'"},
+    )
+    repository_url: str | None = field(
+        default=None,
+        metadata={
+            "validate": _is_optional_string,
+            "expects": "the project's repository URL, e.g. 'https://github.com/org/repo'",
+        },
+    )
+    repository_branch: str = field(
+        default="main",
+        metadata={"validate": lambda v: isinstance(v, str) and bool(v), "expects": "a branch name"},
+    )
     bibfiles: list[str] = field(
         default_factory=list,
         metadata={

@@ -37,6 +37,8 @@ class PlaybookWarning(Enum):
     """A ``side-by-side``: bad columns, align or layout."""
     LAYOUT = "layout"
     """A ``layout`` directive naming an unknown column."""
+    APPENDIX = "appendix"
+    """An ``appendix`` or ``citation`` directive used wrongly."""
     CITATION = "citation"
     """An unknown citation key, or a .bib file that is missing or malformed."""
 

@@ -391,6 +391,7 @@ def metadata_from_config(app: Sphinx) -> ArticleMetadata:
             "doi",
             "description",
             "thumbnail",
+            "license",
         )
         if getattr(config, name) not in (None, [], ())
     }
@@ -563,8 +564,14 @@ def _on_env_merge_info(
             store[docname] = theirs[docname]
 
 
+def _on_builder_inited(app: Sphinx) -> None:
+    """conf.py's defaults, validated once per build (warnings name the setting)."""
+    app.env.playbook_default_metadata = metadata_from_config(app)
+
+
 def setup_metadata(app: Sphinx) -> None:
     """Wire metadata reading into the read phase."""
+    app.connect("builder-inited", _on_builder_inited)
     app.connect("source-read", _on_source_read)
     app.add_transform(ReadDocinfoFields)
     app.connect("doctree-read", _on_doctree_read)

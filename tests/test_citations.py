@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 from conftest import REPO, ROOTS, playbook_warnings, read_html
 from sphinx.errors import ConfigError
 
@@ -68,7 +71,7 @@ def test_malformed_and_non_utf8_files_report_a_line_and_keep_what_they_can():
 def test_numbered_in_order_of_first_appearance_with_cards_and_list(app):
     app.build()
     page = read_html(app)
-    cites = page.select(".pb-cite")
+    cites = page.select(".pb-cite:not(.pb-fn)")
     labels = [[a.get_text() for a in c.select(".pb-cite__link, .pb-cite__unknown")] for c in cites]
     assert labels == [["1"], ["2", "3"], ["2"], ["4"], ["5"], ["1"], ["?"]]
     # {cite:t} gives "Dao et al. [1]"
@@ -111,7 +114,7 @@ def test_unknown_key_and_duplicate_warn_at_their_place(app):
     assert warnings == [
         f"{bib}:488: WARNING: the key 'micikevicius2018mixedprecisiontraining' is defined "
         "twice; the first entry is used [playbook.citation]",
-        f"{app.srcdir / 'index.md'}:6: WARNING: unknown citation key 'nobody2099'; add it "
+        f"{app.srcdir / 'index.md'}:19: WARNING: unknown citation key 'nobody2099'; add it "
         "to a .bib file or fix the key [playbook.citation]",
     ]
 
@@ -173,3 +176,42 @@ def test_editing_the_bib_rewrites_the_citing_page(make_app, tmp_path):
     assert incremental.select_one(".pb-body").decode() == clean.select_one(".pb-body").decode()
     assert "A Renamed Bag of Tricks" in incremental.select_one("#pb-cite-2 .pb-card").get_text()
     assert not incremental.select("#pb-ref-grattafiori2024llama3herdmodels")
+
+
+def test_parallel_and_serial_builds_write_the_same_pages(tmp_path):
+    """Eight citing pages: -j 2 reads and writes them in two processes, -j 1 in one."""
+    src = tmp_path / "src"
+    src.mkdir()
+    shutil.copy(ROOTS / "test-citations" / "references.bib", src / "references.bib")
+    (src / "conf.py").write_text(
+        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\n'
+        'project = "Parallel"\nplaybook_bibfiles = ["references.bib"]\n'
+        'suppress_warnings = ["playbook.citation"]\n',
+        encoding="utf-8",
+    )
+    keys = ["joulin2016fasttext", "joulin2016bag", "radford2019language", "penedo2023refinedweb"]
+    pages = [f"page{i}" for i in range(8)]
+    (src / "index.md").write_text(
+        "# Book\n\n```{toctree}\n" + "\n".join(pages) + "\n```\n", encoding="utf-8"
+    )
+    for i, page in enumerate(pages):
+        order = keys[i % 4 :] + keys[: i % 4]
+        cites = " ".join(f"{{cite}}`{key}`" for key in order)
+        (src / f"{page}.md").write_text(
+            f"# Page {i}\n\nText {cites}.[^n]\n\n[^n]: Note {i}.\n", encoding="utf-8"
+        )
+    outputs = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / f"out-j{jobs}"
+        result = subprocess.run(
+            [sys.executable, "-m", "sphinx", "-q", "-j", jobs, "-b", "html", str(src), str(out)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr
+        outputs[jobs] = {p: (out / f"{p}.html").read_text(encoding="utf-8") for p in pages}
+    assert outputs["1"] == outputs["2"]
+    page3 = BeautifulSoup(outputs["2"]["page3"], "html.parser")
+    first = page3.select_one("#pb-references li")
+    assert first["id"] == "pb-ref-penedo2023refinedweb", "page 3 cites penedo first"

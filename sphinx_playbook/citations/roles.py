@@ -6,6 +6,9 @@ numbered (``transforms.py``).
 
 from __future__ import annotations
 
+from collections.abc import Set
+from typing import Any
+
 from docutils import nodes
 from sphinx.domains import Domain
 from sphinx.util.docutils import SphinxRole
@@ -35,3 +38,11 @@ class CiteDomain(Domain):
     name = "cite"
     label = "Citations"
     roles = {"p": CiteRole("p"), "t": CiteRole("t")}  # noqa: RUF012 (Sphinx's API)
+
+    # The domain keeps no data (pages' citations live in collect.py's store), but
+    # parallel builds require it to say so.
+    def clear_doc(self, docname: str) -> None:
+        pass
+
+    def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
+        pass

@@ -17,7 +17,9 @@ from markupsafe import Markup, escape
 from pygments.formatters import HtmlFormatter
 from sphinx.application import Sphinx
 
-from ..metadata import ArticleMetadata, metadata_from_config, page_metadata
+from ..citations.collect import cited_page
+from ..metadata import ArticleMetadata, page_metadata
+from ..scholarly import head_tags
 from .icons import icon_svg
 
 THEME_NAME = "sphinx_playbook"
@@ -91,6 +93,24 @@ def byline_context(meta: ArticleMetadata, language: str) -> dict[str, Any]:
     }
 
 
+def reference_tags(app: Sphinx, docname: str) -> list[str]:
+    """Google Scholar's ``citation_reference`` for each entry the page cites."""
+    page = cited_page(app.env, docname)
+    if page is None:
+        return []
+    tags = []
+    for key in page.keys:
+        reference = page.references[key]
+        parts = [f"citation_title={reference.title}"]
+        parts += [f"citation_author={a.last}, {a.first}" for a in reference.authors[:20]]
+        if reference.year:
+            parts.append(f"citation_publication_date={reference.year}")
+        if reference.venue:
+            parts.append(f"citation_journal_title={reference.venue}")
+        tags.append(";".join(parts))
+    return tags
+
+
 def _has_class_prefix(doctree: nodes.document, prefix: str) -> bool:
     return any(
         any(c.startswith(prefix) for c in node.get("classes", ()))
@@ -115,8 +135,6 @@ def _on_builder_inited(app: Sphinx) -> None:
     article_layout = uses_playbook_theme(app) and app.builder.name in ARTICLE_BUILDERS
     app.env.playbook_article_layout = article_layout
     app.env.playbook_theme = uses_playbook_theme(app)
-    if uses_playbook_theme(app):
-        app.env.playbook_default_metadata = metadata_from_config(app)
 
 
 def _on_html_page_context(
@@ -137,6 +155,7 @@ def _on_html_page_context(
         return
     meta = page_metadata(app.env, pagename).with_defaults(defaults)
     context["playbook_article"] = byline_context(meta, app.config.language)
+    context["playbook_meta_tags"] = Markup(head_tags(app, pagename, reference_tags(app, pagename)))
     if not getattr(app.env, "playbook_article_layout", False):
         context["playbook_title"] = None  # the body keeps its own first heading
     elif meta.title and page_metadata(app.env, pagename).title:

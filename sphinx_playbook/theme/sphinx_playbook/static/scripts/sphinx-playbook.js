@@ -92,9 +92,11 @@
         }
       }
     };
-    // The current section is the last one whose start has scrolled past 30% of the view.
+    // The current section is the last one whose heading has reached the top of the
+    // view (within 100 px); at the end of the page, the last heading in view.
     const update = () => {
-      const line = window.innerHeight * 0.3;
+      const atEnd = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2;
+      const line = atEnd ? window.innerHeight : Math.min(window.innerHeight * 0.3, 100);
       let active = null;
       for (const heading of headings) {
         if (heading.getBoundingClientRect().top <= line) active = heading;

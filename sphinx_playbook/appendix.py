@@ -1,0 +1,267 @@
+"""Distill's appendix: the author's sections, then Footnotes, References, Citation,
+Updates and corrections, Reuse, in that order, at the end of the article.
+
+``appendix`` moves an author's content there; ``citation`` places the "cite
+this article" block where it stands instead. :class:`BuildAppendix` runs when
+the page is written, after citations are numbered, and leaves out every empty
+part. In HTML, footnotes become Distill's: a superscript number with a card
+holding the note, and the list of notes in the appendix.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any, ClassVar
+
+from docutils import nodes
+from myst_parser.mocking import MockState
+from sphinx.application import Sphinx
+from sphinx.locale import _
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util.nodes import nested_parse_with_titles
+
+from .config import read_config
+from .diagnostics import PlaybookWarning
+from .directives.base import OptionSpec, PlaybookDirective, component, is_component
+from .scholarly import article_citation, article_metadata
+
+#: Licences a reader may know by name: (title, URL).
+KNOWN_LICENSES = {
+    "CC-BY-4.0": (
+        "Creative Commons Attribution 4.0",
+        "https://creativecommons.org/licenses/by/4.0/",
+    ),
+    "CC-BY-SA-4.0": (
+        "Creative Commons Attribution-ShareAlike 4.0",
+        "https://creativecommons.org/licenses/by-sa/4.0/",
+    ),
+    "CC-BY-NC-4.0": (
+        "Creative Commons Attribution-NonCommercial 4.0",
+        "https://creativecommons.org/licenses/by-nc/4.0/",
+    ),
+    "CC0-1.0": ("CC0 1.0 (public domain)", "https://creativecommons.org/publicdomain/zero/1.0/"),
+    "MIT": ("the MIT License", "https://opensource.org/license/mit"),
+    "Apache-2.0": ("the Apache License 2.0", "https://www.apache.org/licenses/LICENSE-2.0"),
+}
+
+
+class AppendixDirective(PlaybookDirective):
+    """``:::{appendix}``: content (with its own headings) for the article's appendix."""
+
+    subtype = PlaybookWarning.APPENDIX
+    has_content = True
+    spec: ClassVar[OptionSpec] = {}
+
+    def run(self) -> list[nodes.Node]:
+        self.valid_options()
+        if not self.require_content():
+            return []
+        node = component("appendix", ["pb-appendix-part"])
+        self.set_source_info(node)
+        if isinstance(self.state, MockState):
+            # MyST would attach headings to the enclosing section; as rubrics they
+            # stay here, and become the appendix's sections when the page is written.
+            self.state.nested_parse(self.content, self.content_offset, node)
+        else:
+            nested_parse_with_titles(self.state, self.content, node, self.content_offset)
+        return [node]
+
+
+class CitationDirective(PlaybookDirective):
+    """``{citation}``: put the "cite this article" block here, not in the appendix."""
+
+    subtype = PlaybookWarning.APPENDIX
+    has_content = False
+    spec: ClassVar[OptionSpec] = {}
+
+    def run(self) -> list[nodes.Node]:
+        self.valid_options()
+        node = component("citation-block", ["pb-citation"])
+        self.set_source_info(node)
+        return [node]
+
+
+class fn_group(nodes.Inline, nodes.Element):
+    """A footnote number with its hover card (HTML)."""
+
+
+class fn_card(nodes.Inline, nodes.Element):
+    """The card holding a footnote's text (HTML)."""
+
+
+def visit_fn_group(self: Any, node: fn_group) -> None:
+    self.body.append(f'<span class="pb-cite pb-fn" aria-describedby="{node["card_id"]}">')
+
+
+def depart_fn_group(self: Any, node: fn_group) -> None:
+    self.body.append("</span>")
+
+
+def visit_fn_card(self: Any, node: fn_card) -> None:
+    self.body.append(f'<span class="pb-card" role="tooltip" id="{node["ids"][0]}">')
+
+
+def depart_fn_card(self: Any, node: fn_card) -> None:
+    self.body.append("</span>")
+
+
+def _titled(title: str, *children: nodes.Node, name: str) -> nodes.section:
+    section = nodes.section("", ids=[f"pb-appendix-{name}"], classes=[f"pb-appendix-{name}"])
+    section += nodes.title("", title)
+    section.extend(children)
+    return section
+
+
+class BuildAppendix(SphinxPostTransform):
+    """Assemble the appendix at the end of the page (after NumberCitations, 300)."""
+
+    default_priority = 310
+
+    def run(self, **kwargs: Any) -> None:
+        html = getattr(self.env, "playbook_builder_format", "") == "html"
+        docname = self.env.docname
+        top = next((n for n in self.document.children if isinstance(n, nodes.section)), None)
+        parent = top or self.document
+        parts: list[nodes.Node] = []
+
+        for part in list(self.document.findall(lambda n: is_component(n, "appendix"))):
+            part.parent.remove(part)
+            parts.extend(_sections_from_rubrics(part.children))
+        if html:
+            footnotes = self._footnotes()
+            if footnotes is not None:
+                parts.append(footnotes)
+        references = next(
+            iter(
+                self.document.findall(
+                    lambda n: isinstance(n, nodes.section) and "pb-references" in n["ids"]
+                )
+            ),
+            None,
+        )
+        if references is not None:
+            references.parent.remove(references)
+            parts.append(references)
+
+        citation = self._citation(docname)
+        placed = list(self.document.findall(lambda n: is_component(n, "citation-block")))
+        if placed:
+            for node in placed:
+                node.replace_self(copy.deepcopy(citation) if citation else [])
+        elif citation is not None:
+            parts.append(_titled(_("Citation"), *citation, name="citation"))
+
+        updates = self._updates(docname)
+        if updates is not None:
+            parts.append(updates)
+        reuse = self._reuse(docname)
+        if reuse is not None:
+            parts.append(reuse)
+
+        if parts:
+            appendix = nodes.container("", classes=["pb-appendix"], ids=["pb-appendix"])
+            appendix.extend(parts)
+            parent.append(appendix)
+
+    def _footnotes(self) -> nodes.section | None:
+        footnotes = list(self.document.findall(nodes.footnote))
+        if not footnotes:
+            return None
+        for reference in list(self.document.findall(nodes.footnote_reference)):
+            target = self.document.ids.get(reference.get("refid", ""))
+            if not isinstance(target, nodes.footnote):
+                continue
+            card = fn_card("", ids=[f"{target['ids'][0]}-card"])
+            for paragraph in target.findall(nodes.paragraph):
+                if card.children:
+                    card += nodes.Text(" ")
+                card += nodes.inline("", "", *copy.deepcopy(paragraph.children))
+            group = fn_group("", card_id=card["ids"][0])
+            reference.replace_self(group)
+            group += reference
+            group += card
+        for footnote in footnotes:
+            footnote.parent.remove(footnote)
+        # MyST draws a rule before the footnotes it collects; they have moved.
+        for rule in list(self.document.findall(nodes.transition)):
+            if "footnotes" in rule["classes"]:
+                rule.parent.remove(rule)
+        return _titled(_("Footnotes"), *footnotes, name="footnotes")
+
+    def _citation(self, docname: str) -> list[nodes.Node] | None:
+        citation = article_citation(self.env, docname)
+        if citation is None:
+            return None
+        intro = nodes.paragraph(
+            "", _("For attribution in academic contexts, please cite this work as")
+        )
+        short = nodes.literal_block(citation.short(), citation.short(), classes=["pb-cite-short"])
+        short["language"] = "text"
+        heading = nodes.paragraph("", _("BibTeX citation"))
+        bibtex = nodes.literal_block(citation.bibtex(), citation.bibtex(), language="bibtex")
+        return [intro, short, heading, bibtex]
+
+    def _updates(self, docname: str) -> nodes.section | None:
+        config = read_config(self.config)
+        repository = (config.repository_url or "").rstrip("/")
+        if not repository:
+            return None
+        source = Path(self.env.doc2path(docname))
+        root = _repository_root(source)
+        path = source.relative_to(root).as_posix() if root else source.name
+        history = f"{repository}/commits/{config.repository_branch}/{path}"
+        paragraph = nodes.paragraph()
+        paragraph += nodes.Text(_("If you see mistakes or want to suggest changes, please "))
+        paragraph += nodes.reference("", _("open an issue"), refuri=f"{repository}/issues/new")
+        paragraph += nodes.Text(". ")
+        paragraph += nodes.reference("", _("View the history of this page"), refuri=history)
+        paragraph += nodes.Text(".")
+        return _titled(_("Updates and corrections"), paragraph, name="updates")
+
+    def _reuse(self, docname: str) -> nodes.section | None:
+        license_ = article_metadata(self.env, docname).license
+        if not license_:
+            return None
+        name, url = KNOWN_LICENSES.get(license_, (license_, ""))
+        paragraph = nodes.paragraph()
+        paragraph += nodes.Text(_("Text and figures are licensed under "))
+        paragraph += nodes.reference("", name, refuri=url) if url else nodes.Text(name)
+        paragraph += nodes.Text(_(", unless noted otherwise in their caption."))
+        return _titled(_("Reuse"), paragraph, name="reuse")
+
+
+def _sections_from_rubrics(children: list[nodes.Node]) -> list[nodes.Node]:
+    """Headings parsed as rubrics (MyST) start sections, like reST's titles do."""
+    result: list[nodes.Node] = []
+    current: nodes.section | None = None
+    for child in children:
+        if isinstance(child, nodes.rubric):
+            current = nodes.section("", ids=list(child["ids"]) or [nodes.make_id(child.astext())])
+            current += nodes.title("", "", *child.children)
+            result.append(current)
+        elif current is not None:
+            current += child
+        else:
+            result.append(child)
+    return result
+
+
+def _repository_root(path: Path) -> Path | None:
+    for folder in path.parents:
+        if (folder / ".git").exists():
+            return folder
+    return None
+
+
+def _note_builder(app: Sphinx) -> None:
+    app.env.playbook_builder_name = app.builder.name
+
+
+def setup_appendix(app: Sphinx) -> None:
+    app.add_directive("appendix", AppendixDirective)
+    app.add_directive("citation", CitationDirective)
+    app.add_node(fn_group, html=(visit_fn_group, depart_fn_group))
+    app.add_node(fn_card, html=(visit_fn_card, depart_fn_card))
+    app.add_post_transform(BuildAppendix)
+    app.connect("builder-inited", _note_builder)
