@@ -29,8 +29,9 @@ exclude_patterns = ["_build"]
 numfig = True
 numfig_format = {"figure": "Figure %s", "table": "Table %s", "code-block": "Listing %s"}
 
-# -- Citations ----------------------------------------------------------------
+# -- Citations and the appendix -----------------------------------------------
 playbook_bibfiles = ["references.bib"]
+playbook_license = "CC-BY-4.0"
 
 # -- Article defaults ---------------------------------------------------------
 # Every page without its own authors or published date shows these.

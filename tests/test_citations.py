@@ -215,3 +215,96 @@ def test_parallel_and_serial_builds_write_the_same_pages(tmp_path):
     page3 = BeautifulSoup(outputs["2"]["page3"], "html.parser")
     first = page3.select_one("#pb-references li")
     assert first["id"] == "pb-ref-penedo2023refinedweb", "page 3 cites penedo first"
+
+
+def _book(src: Path, numbering: str) -> list[str]:
+    """A four-page book whose pages cite overlapping keys; returns the page names."""
+    src.mkdir(parents=True)
+    shutil.copy(ROOTS / "test-citations" / "references.bib", src / "references.bib")
+    (src / "conf.py").write_text(
+        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\nproject = "Book"\n'
+        f'playbook_bibfiles = ["references.bib"]\nplaybook_citation_numbering = "{numbering}"\n'
+        'suppress_warnings = ["playbook.citation"]\n',
+        encoding="utf-8",
+    )
+    pages = {
+        "intro": ["joulin2016bag"],
+        "middle": ["radford2019language", "joulin2016bag"],
+        "uncited": [],
+        "end": ["penedo2023refinedweb"],
+    }
+    (src / "index.md").write_text(
+        "# Book\n\n```{toctree}\n" + "\n".join(pages) + "\n```\n", encoding="utf-8"
+    )
+    for name, keys in pages.items():
+        cites = " ".join(f"{{cite}}`{key}`" for key in keys)
+        (src / f"{name}.md").write_text(f"# {name}\n\nText {cites}.\n", encoding="utf-8")
+    return list(pages)
+
+
+def test_book_numbering_numbers_the_whole_book_with_one_list_at_its_end(make_app, tmp_path):
+    _book(tmp_path / "src", "book")
+    app = make_app("html", srcdir=tmp_path / "src", builddir=tmp_path / "build")
+    app.build()
+    links = {
+        name: [(a.get_text(), a["href"]) for a in read_html(app, name).select(".pb-cite__link")]
+        for name in ("intro", "middle", "end")
+    }
+    assert links == {
+        "intro": [("1", "end.html#pb-ref-joulin2016bag")],
+        "middle": [
+            ("2", "end.html#pb-ref-radford2019language"),
+            ("1", "end.html#pb-ref-joulin2016bag"),
+        ],
+        "end": [("3", "#pb-ref-penedo2023refinedweb")],
+    }
+    end = read_html(app, "end")
+    assert [li["id"] for li in end.select("#pb-references li")] == [
+        "pb-ref-joulin2016bag",
+        "pb-ref-radford2019language",
+        "pb-ref-penedo2023refinedweb",
+    ]
+    backlinks = [a["href"] for a in end.select("#pb-ref-joulin2016bag a.pb-backlink")]
+    assert backlinks == ["intro.html#pb-cite-1", "middle.html#pb-cite-2"]
+    assert not read_html(app, "intro").select("#pb-references")
+
+
+def test_book_numbering_rewrites_pages_whose_numbers_change(make_app, tmp_path):
+    """Citing a new key first on the first page renumbers the others: they are rewritten."""
+    src = tmp_path / "src"
+    _book(src, "book")
+    make_app("html", srcdir=src, builddir=tmp_path / "build").build()
+    (src / "intro.md").write_text(
+        "# intro\n\nText {cite}`barbaresi-2021-trafilatura` {cite}`joulin2016bag`.\n",
+        encoding="utf-8",
+    )
+    again = make_app("html", srcdir=src, builddir=tmp_path / "build")
+    again.build()
+    fresh = make_app("html", srcdir=src, builddir=tmp_path / "fresh")
+    fresh.build()
+    for name in ("intro", "middle", "uncited", "end"):
+        assert read_html(again, name).select_one(".pb-body").decode() == (
+            read_html(fresh, name).select_one(".pb-body").decode()
+        ), name
+    assert [a.get_text() for a in read_html(again, "middle").select(".pb-cite__link")] == [
+        "3",
+        "2",
+    ]
+
+
+@pytest.mark.parametrize("builder", ["singlehtml", "latex"])
+def test_builders_that_join_pages_number_every_citation(make_app, tmp_path, builder):
+    """singlehtml and latex write the book as one document: one numbering, no [?]."""
+    _book(tmp_path / "src", "page")
+    app = make_app(builder, srcdir=tmp_path / "src", builddir=tmp_path / "build")
+    app.build()
+    if builder == "singlehtml":
+        page = read_html(app)
+        labels = [a.get_text() for a in page.select(".pb-cite__link")]
+        assert labels == ["1", "2", "1", "3"]
+        assert not page.select(".pb-cite__unknown")
+        assert len(page.select("#pb-references li")) == 3
+    else:
+        tex = next(app.outdir.glob("*.tex")).read_text(encoding="utf-8")
+        assert "?" not in "".join(line for line in tex.splitlines() if "{[}" in line)
+        assert "{[}3{]}" in tex

@@ -36,6 +36,7 @@ def enable_citations(app: Sphinx, config: Any) -> None:
     app.connect("doctree-read", collect.on_doctree_read)
     app.connect("env-purge-doc", collect.on_env_purge_doc)
     app.connect("env-merge-info", collect.on_env_merge_info)
+    app.connect("env-updated", collect.on_env_updated)
     app.add_post_transform(NumberCitations)
 
 

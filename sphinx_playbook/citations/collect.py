@@ -27,10 +27,29 @@ _CACHE: dict[tuple[Path, int, int], Bibliography] = {}
 
 @dataclass
 class CitedPage:
-    """The citations of one page: keys in order of first appearance, and their entries."""
+    """The citations of one page: keys in order of first appearance, their entries,
+    and the keys of each citation in the page's order (for the book's backlinks)."""
 
     keys: list[str] = field(default_factory=list)
     references: dict[str, Reference] = field(default_factory=dict)
+    occurrences: list[list[str]] = field(default_factory=list)
+
+
+@dataclass
+class BookNumbering:
+    """``playbook_citation_numbering = "book"``: one numbering in reading order, and
+    one reference list, on the book's last page."""
+
+    keys: list[str] = field(default_factory=list)
+    references: dict[str, Reference] = field(default_factory=dict)
+    list_page: str = ""
+    backlinks: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    #: What each page shows: its numbers, and for the list page the whole list.
+    signatures: dict[str, tuple] = field(default_factory=dict)
+
+    @property
+    def numbers(self) -> dict[str, int]:
+        return {key: index for index, key in enumerate(self.keys, start=1)}
 
 
 def load(path: Path) -> Bibliography:
@@ -66,14 +85,17 @@ def cited_page(env: BuildEnvironment, docname: str) -> CitedPage | None:
     return _store(env).get(docname)
 
 
+def all_references(env: BuildEnvironment) -> dict[str, Reference]:
+    """Every entry some page cites, by key (pages in name order, so the result is stable)."""
+    merged: dict[str, Reference] = {}
+    for docname in sorted(_store(env)):
+        for key, reference in _store(env)[docname].references.items():
+            merged.setdefault(key, reference)
+    return merged
+
+
 def on_builder_inited(app: Sphinx) -> None:
     """Warn once about the site-wide .bib files (pages' own files warn where used)."""
-    if read_config(app.config).citation_numbering == "book":
-        warn(
-            "playbook_citation_numbering = 'book' is not supported yet; citations are "
-            "numbered per page",
-            PlaybookWarning.CONFIG,
-        )
     for path in site_bibfiles(app):
         if not path.exists():
             warn(
@@ -100,6 +122,7 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
             entries.setdefault(key, reference)
     page = CitedPage()
     for node in citations:
+        page.occurrences.append([key for key in node["keys"] if key in entries])
         for key in node["keys"]:
             if key not in entries:
                 warn(
@@ -132,6 +155,66 @@ def _page_bibfiles(env: BuildEnvironment, docname: str) -> list[Path]:
             report_problems(bibliography, name)
         paths.append(path)
     return paths
+
+
+def reading_order(env: BuildEnvironment, root: str) -> list[str]:
+    """Documents in the order a reader meets them through the toctrees from ``root``."""
+    order: list[str] = []
+    seen: set[str] = set()
+
+    def visit(docname: str) -> None:
+        if docname in seen or docname not in env.all_docs:
+            return
+        seen.add(docname)
+        order.append(docname)
+        for child in env.toctree_includes.get(docname, []):
+            visit(child)
+
+    visit(root)
+    return order
+
+
+def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """In book numbering, number every citation of the book and list the pages
+    whose numbers or list changed, so that they are written again."""
+    if read_config(app.config).citation_numbering != "book":
+        return []
+    book = BookNumbering()
+    store = _store(env)
+    book_pages = reading_order(env, app.config.root_doc)
+    # Pages outside the toctrees come last, so every citation has a number.
+    everything = book_pages + sorted(set(store) - set(book_pages))
+    order = [d for d in everything if d in store]
+    for docname in order:
+        page = store[docname]
+        for key in page.keys:
+            if key not in book.references:
+                book.keys.append(key)
+                book.references[key] = page.references[key]
+        for index, keys in enumerate(page.occurrences, start=1):
+            for key in keys:
+                book.backlinks.setdefault(key, []).append((docname, f"pb-cite-{index}"))
+    # The list closes the book: the last page a reader reaches through the toctrees.
+    book.list_page = book_pages[-1] if book_pages else (order[-1] if order else "")
+    numbers = book.numbers
+    for docname in dict.fromkeys([*order, book.list_page]):
+        if not docname:
+            continue
+        cited = store[docname].keys if docname in store else []
+        signature: tuple = (book.list_page, tuple(numbers[k] for k in cited))
+        if docname == book.list_page:
+            signature += (
+                tuple((k, book.references[k].fingerprint) for k in book.keys),
+                tuple(sorted((k, tuple(v)) for k, v in book.backlinks.items())),
+            )
+        book.signatures[docname] = signature
+    previous = getattr(env, "playbook_book", None)
+    env.playbook_book = book
+    if previous is None:
+        return []
+    return sorted(
+        docname for docname in order if previous.signatures.get(docname) != book.signatures[docname]
+    )
 
 
 def on_env_purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:

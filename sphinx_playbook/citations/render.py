@@ -13,9 +13,11 @@ from typing import Any
 from docutils import nodes
 from sphinx.locale import _
 from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util.osutil import relative_uri
 
+from ..config import read_config
 from .bibliography import Reference
-from .collect import cited_page
+from .collect import all_references
 from .roles import cite_ref
 
 #: How many authors the reference list shows before "et al.".
@@ -24,6 +26,18 @@ LIST_AUTHORS = 10
 
 class cite_group(nodes.Inline, nodes.Element):
     """One citation in HTML: numbered links, and the card with the entries."""
+
+
+def target_uri(env: Any, docname: str) -> str:
+    """A page's URI as the current HTML builder writes it (for links between pages)."""
+    builder = getattr(env, "playbook_builder_name", "html")
+    if builder == "singlehtml":
+        return ""
+    if builder == "dirhtml":
+        if docname == "index":
+            return ""
+        return docname.removesuffix("/index") + "/"
+    return docname + (env.config.html_file_suffix or ".html")
 
 
 def ref_id(key: str) -> str:
@@ -56,7 +70,8 @@ def visit_cite_group(self: Any, node: cite_group) -> None:
         if number is None:
             links.append('<span class="pb-cite__unknown">?</span>')
         else:
-            links.append(f'<a class="pb-cite__link" href="#{ref_id(key)}">{number}</a>')
+            href = f"{escape(node.get('target', ''))}#{ref_id(key)}"
+            links.append(f'<a class="pb-cite__link" href="{href}">{number}</a>')
     label = f"[{', '.join(links)}]"
     if node.get("prefix"):
         label = f"{escape(node['prefix'])} {label}"
@@ -103,14 +118,24 @@ class NumberCitations(SphinxPostTransform):
 
     def run(self, **kwargs: Any) -> None:
         citations = list(self.document.findall(cite_ref))
-        if not citations:
-            return
         docname = self.env.docname
-        page = cited_page(self.env, docname)
-        keys = page.keys if page else []
-        references = page.references if page else {}
-        numbers = {key: index for index, key in enumerate(keys, start=1)}
+        book = getattr(self.env, "playbook_book", None)
+        lists_the_book = book is not None and book.list_page == docname
+        if not citations and not (lists_the_book and self._book_mode()):
+            return
+        # Builders that join pages into one tree (singlehtml, latex) cite from many
+        # pages here: number what this tree cites, from every page's entries.
+        references = all_references(self.env)
+        keys = list(dict.fromkeys(k for n in citations for k in n["keys"] if k in references))
         html = getattr(self.env, "playbook_builder_format", "") == "html"
+        if not self._book_mode() or book is None:
+            book = None
+            numbers = {key: index for index, key in enumerate(keys, start=1)}
+            target = ""
+        else:
+            numbers = book.numbers
+            references = book.references
+            target = "" if docname == book.list_page else self._uri_to(book.list_page)
         backlinks: dict[str, list[str]] = {key: [] for key in keys}
         for index, node in enumerate(citations, start=1):
             pairs = [(key, numbers.get(key)) for key in node["keys"]]
@@ -125,6 +150,7 @@ class NumberCitations(SphinxPostTransform):
                     numbers=pairs,
                     prefix=prefix,
                     references=[references[k] for k, n in pairs if n is not None],
+                    target=target,
                 )
                 for key, number in pairs:
                     if number is not None:
@@ -133,8 +159,27 @@ class NumberCitations(SphinxPostTransform):
             else:
                 label = "[" + ", ".join(str(n) if n else "?" for _k, n in pairs) + "]"
                 node.replace_self(nodes.Text(f"{prefix} {label}" if prefix else label))
-        if keys:
-            self._append_references(keys, references, backlinks, html)
+        if book is not None:
+            if docname == book.list_page and book.keys:
+                links = {
+                    key: [self._uri_to(doc) + "#" + anchor for doc, anchor in places]
+                    for key, places in book.backlinks.items()
+                }
+                self._append_references(book.keys, book.references, links, html)
+        elif keys:
+            links = {
+                key: ["#" + anchor for anchor in anchors] for key, anchors in backlinks.items()
+            }
+            self._append_references(keys, references, links, html)
+
+    def _book_mode(self) -> bool:
+        return read_config(self.config).citation_numbering == "book"
+
+    def _uri_to(self, docname: str) -> str:
+        """The link from the page being written to ``docname`` (empty for itself)."""
+        if docname == self.env.docname:
+            return ""
+        return relative_uri(target_uri(self.env, self.env.docname), target_uri(self.env, docname))
 
     def _append_references(
         self,
@@ -150,13 +195,14 @@ class NumberCitations(SphinxPostTransform):
             item = nodes.list_item("", ids=[ref_id(key)] if html else [])
             paragraph = _list_entry(references[key])
             if html:
-                for number, target in enumerate(backlinks.get(key, []), start=1):
+                for number, href in enumerate(backlinks.get(key, []), start=1):
                     label = "↩" if number == 1 else f"↩{number}"
                     paragraph += nodes.Text(" ")
                     paragraph += nodes.reference(
                         "",
                         label,
-                        refid=target,
+                        refuri=href,
+                        internal=True,
                         classes=["pb-backlink"],
                         reftitle=_("Back to the citation"),
                     )

@@ -67,3 +67,28 @@ def test_number_jumps_to_the_reference_and_back(page_at):
     assert page.evaluate("location.hash") == "#pb-ref-joulin2016fasttext"
     page.locator("#pb-ref-joulin2016fasttext a.pb-backlink").first.click()
     assert page.evaluate("location.hash") == "#pb-cite-1"
+
+
+def test_footnote_card_opens_on_focus_and_lists_in_the_appendix(page_at):
+    page = page_at(1440, path=PAGE)
+    note = page.locator(".pb-fn").first
+    note.locator("a.footnote-reference").focus()
+    card = note.locator(".pb-card")
+    assert card.is_visible()
+    assert card.text_content() == "The note\u2019s text, with a link."
+    page.keyboard.press("Escape")
+    assert not card.is_visible()
+    number = note.locator("a.footnote-reference")
+    assert number.evaluate("a => getComputedStyle(a).verticalAlign") == "super"
+    assert page.locator("#pb-appendix-footnotes #note").is_visible()
+
+
+def test_appendix_passes_over_the_sticky_toc(page_at):
+    page = page_at(1440, path=PAGE)
+    page.locator("#pb-appendix").scroll_into_view_if_needed()
+    heading = rect(page, "#pb-appendix-footnotes > h2")
+    on_top = page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y).closest('#pb-appendix, .pb-toc')?.id",
+        [heading["left"] + 5, heading["top"] + heading["height"] / 2],
+    )
+    assert on_top == "pb-appendix"
