@@ -308,3 +308,34 @@ def test_builders_that_join_pages_number_every_citation(make_app, tmp_path, buil
         tex = next(app.outdir.glob("*.tex")).read_text(encoding="utf-8")
         assert "?" not in "".join(line for line in tex.splitlines() if "{[}" in line)
         assert "{[}3{]}" in tex
+
+
+def test_rest_roles_and_a_pages_own_bibliography(make_app, tmp_path):
+    """reST spells the roles :cite: and :cite:t:; a page adds its own .bib in docinfo."""
+    src = tmp_path / "src"
+    (src / "chapter").mkdir(parents=True)
+    (src / "conf.py").write_text(
+        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\nproject = "reST"\n',
+        encoding="utf-8",
+    )
+    (src / "index.rst").write_text(
+        "Book\n====\n\n.. toctree::\n\n   chapter/page\n", encoding="utf-8"
+    )
+    shutil.copy(DATA / "malformed.bib", src / "chapter" / "own.bib")
+    (src / "chapter" / "page.rst").write_text(
+        ":bibliography: own.bib\n\nChapter\n=======\n\n"
+        "As :cite:t:`ok2020` wrote :cite:`ok2020,broken2021`.\n",
+        encoding="utf-8",
+    )
+    app = make_app("html", srcdir=src)
+    app.build()
+    page = read_html(app, "chapter/page")
+    cites = page.select(".pb-cite")
+    assert cites[0].get_text(" ", strip=True).startswith("Doe [ 1 ]")
+    assert [a.get_text() for a in cites[1].select(".pb-cite__link")] == ["1", "2"]
+    # The page's malformed file is reported at its line, and what it could read is used.
+    warnings = playbook_warnings(app)
+    assert warnings == [
+        f"{src / 'chapter' / 'own.bib'}:15: WARNING: syntax error in line 15: premature end "
+        "of file [playbook.citation]"
+    ], warnings

@@ -152,7 +152,7 @@ def _page_bibfiles(env: BuildEnvironment, docname: str) -> list[Path]:
             continue
         bibliography = load(path)
         if bibliography.problems:
-            report_problems(bibliography, name)
+            report_problems(bibliography, str(path))
         paths.append(path)
     return paths
 
