@@ -319,7 +319,10 @@ def test_rest_roles_and_a_pages_own_bibliography(make_app, tmp_path):
         encoding="utf-8",
     )
     (src / "index.rst").write_text(
-        "Book\n====\n\n.. toctree::\n\n   chapter/page\n", encoding="utf-8"
+        "Book\n====\n\n.. toctree::\n\n   chapter/page\n   chapter/second\n", encoding="utf-8"
+    )
+    (src / "chapter" / "second.rst").write_text(
+        ":bibliography: own.bib\n\nSecond\n======\n\nAgain :cite:`ok2020`.\n", encoding="utf-8"
     )
     shutil.copy(DATA / "malformed.bib", src / "chapter" / "own.bib")
     (src / "chapter" / "page.rst").write_text(
@@ -333,7 +336,7 @@ def test_rest_roles_and_a_pages_own_bibliography(make_app, tmp_path):
     cites = page.select(".pb-cite")
     assert cites[0].get_text(" ", strip=True).startswith("Doe [ 1 ]")
     assert [a.get_text() for a in cites[1].select(".pb-cite__link")] == ["1", "2"]
-    # The page's malformed file is reported at its line, and what it could read is used.
+    # The pages' malformed file is reported once, at its line; what it could read is used.
     warnings = playbook_warnings(app)
     assert warnings == [
         f"{src / 'chapter' / 'own.bib'}:15: WARNING: syntax error in line 15: premature end "

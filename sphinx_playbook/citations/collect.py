@@ -33,6 +33,8 @@ class CitedPage:
     keys: list[str] = field(default_factory=list)
     references: dict[str, Reference] = field(default_factory=dict)
     occurrences: list[list[str]] = field(default_factory=list)
+    #: The page's own .bib files (front matter ``bibliography``).
+    bibfiles: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -114,13 +116,14 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     if not citations:
         return
     entries: dict[str, Reference] = {}
-    for path in site_bibfiles(app) + _page_bibfiles(env, docname):
+    own = _page_bibfiles(env, docname)
+    for path in site_bibfiles(app) + own:
         if not path.exists():
             continue  # reported at builder-inited or in _page_bibfiles
         env.note_dependency(str(path))
         for key, reference in load(path).entries.items():
             entries.setdefault(key, reference)
-    page = CitedPage()
+    page = CitedPage(bibfiles=[str(path) for path in own])
     for node in citations:
         page.occurrences.append([key for key in node["keys"] if key in entries])
         for key in node["keys"]:
@@ -150,10 +153,7 @@ def _page_bibfiles(env: BuildEnvironment, docname: str) -> list[Path]:
                 (docname, None),
             )
             continue
-        bibliography = load(path)
-        if bibliography.problems:
-            report_problems(bibliography, str(path))
-        paths.append(path)
+        paths.append(path)  # its problems are reported once, in on_env_updated
     return paths
 
 
@@ -175,8 +175,13 @@ def reading_order(env: BuildEnvironment, root: str) -> list[str]:
 
 
 def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """In book numbering, number every citation of the book and list the pages
-    whose numbers or list changed, so that they are written again."""
+    """Report the pages' own .bib files' problems once per build; in book numbering,
+    number every citation of the book and return the pages whose numbers or list
+    changed, so that they are written again."""
+    site = {str(path) for path in site_bibfiles(app)}
+    own = sorted({f for page in _store(env).values() for f in page.bibfiles} - site)
+    for path in own:
+        report_problems(load(Path(path)), path)
     if read_config(app.config).citation_numbering != "book":
         return []
     book = BookNumbering()

@@ -2,31 +2,23 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from docutils import nodes
 from sphinx.application import Sphinx
 
 from ..diagnostics import PlaybookWarning
-from .base import CLASS_OPTION, NAME_OPTION, OptionSpec, PlaybookDirective, component, is_component
+from .base import ContentDirective, is_component
 
 
-class AsideDirective(PlaybookDirective):
+class AsideDirective(ContentDirective):
     """Margin note; the theme puts it in the gutter from 1000 px, inline below."""
 
     subtype = PlaybookWarning.ASIDE
-    has_content = True
-    spec: ClassVar[OptionSpec] = {"class": CLASS_OPTION, "name": NAME_OPTION}
+    component_name = "aside"
+    css_class = "pb-aside"
 
-    def run(self) -> list[nodes.Node]:
-        options = self.valid_options()
-        if not self.require_content():
-            return []
-        node = component("aside", ["pb-aside", *options.get("class", [])])
-        self.fill(node, options)
+    def check(self, node: nodes.Element) -> None:
         if any(is_component(inner, "aside") for inner in node.findall(include_self=False)):
             self.warn("contains another aside; the inner one is shown inline in this one")
-        return [node]
 
 
 def register_aside(app: Sphinx) -> None:

@@ -147,3 +147,24 @@ class PlaybookDirective(SphinxDirective):
 #: Option converters shared by several directives.
 CLASS_OPTION = directives.class_option
 NAME_OPTION = directives.unchanged
+
+
+class ContentDirective(PlaybookDirective):
+    """A directive whose content goes into one marked container, with :class: and :name:."""
+
+    component_name: ClassVar[str]
+    css_class: ClassVar[str]
+    has_content = True
+    spec: ClassVar[OptionSpec] = {"class": CLASS_OPTION, "name": NAME_OPTION}
+
+    def run(self) -> list[nodes.Node]:
+        options = self.valid_options()
+        if not self.require_content():
+            return []
+        node = component(self.component_name, [self.css_class, *options.get("class", [])])
+        self.fill(node, options)
+        self.check(node)
+        return [node]
+
+    def check(self, node: nodes.Element) -> None:
+        """Warn about what the parsed content should not contain."""

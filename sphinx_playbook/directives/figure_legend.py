@@ -8,36 +8,20 @@ paragraph, with any further paragraphs as the figure's legend.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.transforms import SphinxTransform
 
 from ..diagnostics import PlaybookWarning, warn
-from .base import (
-    ALL_LAYOUT_CLASSES,
-    CLASS_OPTION,
-    NAME_OPTION,
-    OptionSpec,
-    PlaybookDirective,
-    component,
-    is_component,
-)
+from .base import ALL_LAYOUT_CLASSES, ContentDirective, is_component
 
 
-class FigureLegendDirective(PlaybookDirective):
+class FigureLegendDirective(ContentDirective):
     subtype = PlaybookWarning.FIGURE_LEGEND
-    has_content = True
-    spec: ClassVar[OptionSpec] = {"class": CLASS_OPTION, "name": NAME_OPTION}
-
-    def run(self) -> list[nodes.Node]:
-        options = self.valid_options()
-        if not self.require_content():
-            return []
-        node = component("figure-legend", ["pb-figure-legend", *options.get("class", [])])
-        self.fill(node, options)
-        return [node]
+    component_name = "figure-legend"
+    css_class = "pb-figure-legend"
 
 
 def _figure_like(node: nodes.Node) -> nodes.Element | None:
