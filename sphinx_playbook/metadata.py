@@ -25,6 +25,7 @@ from sphinx.environment import BuildEnvironment
 
 from .config import read_config
 from .diagnostics import PlaybookWarning, warn
+from .envstore import PageStore
 from .urls import is_safe_url
 
 #: Keys this extension reads.
@@ -536,32 +537,16 @@ def _on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     fields = env.temp_data.pop("playbook_fields", None) or {}
     where = "front matter" if _is_markdown(app, env.docname) else "docinfo"
     meta = read_metadata(fields, env.docname, where)
-    _metadata_store(env)[env.docname] = meta
+    METADATA.of(env)[env.docname] = meta
 
 
-def _metadata_store(env: BuildEnvironment) -> dict[str, ArticleMetadata]:
-    if not hasattr(env, "playbook_metadata"):
-        env.playbook_metadata = {}
-    return env.playbook_metadata
+#: Each page's own metadata (without conf.py defaults).
+METADATA: PageStore[ArticleMetadata] = PageStore("playbook_metadata")
 
 
 def page_metadata(env: BuildEnvironment, docname: str) -> ArticleMetadata:
     """The page's own metadata (without conf.py defaults)."""
-    return _metadata_store(env).get(docname, ArticleMetadata())
-
-
-def _on_env_purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    _metadata_store(env).pop(docname, None)
-
-
-def _on_env_merge_info(
-    app: Sphinx, env: BuildEnvironment, docnames: Iterable[str], other: BuildEnvironment
-) -> None:
-    theirs = _metadata_store(other)
-    store = _metadata_store(env)
-    for docname in docnames:
-        if docname in theirs:
-            store[docname] = theirs[docname]
+    return METADATA.of(env).get(docname, ArticleMetadata())
 
 
 def _on_builder_inited(app: Sphinx) -> None:
@@ -575,5 +560,4 @@ def setup_metadata(app: Sphinx) -> None:
     app.connect("source-read", _on_source_read)
     app.add_transform(ReadDocinfoFields)
     app.connect("doctree-read", _on_doctree_read)
-    app.connect("env-purge-doc", _on_env_purge_doc)
-    app.connect("env-merge-info", _on_env_merge_info)
+    METADATA.connect(app)

@@ -342,3 +342,20 @@ def test_rest_roles_and_a_pages_own_bibliography(make_app, tmp_path):
         f"{src / 'chapter' / 'own.bib'}:15: WARNING: syntax error in line 15: premature end "
         "of file [playbook.citation]"
     ], warnings
+
+
+def test_book_list_on_a_page_that_cites_nothing_follows_the_book(make_app, tmp_path):
+    """The list closes the book even on a page without citations, and is rewritten."""
+    src = tmp_path / "src"
+    _book(src, "book")
+    (src / "end.md").write_text("# end\n\nNo citations here.\n", encoding="utf-8")
+    make_app("html", srcdir=src, builddir=tmp_path / "build").build()
+    (src / "intro.md").write_text("# intro\n\n{cite}`penedo2023refinedweb`.\n", encoding="utf-8")
+    again = make_app("html", srcdir=src, builddir=tmp_path / "build")
+    again.build()
+    listed = [li["id"] for li in read_html(again, "end").select("#pb-references li")]
+    assert listed == [
+        "pb-ref-penedo2023refinedweb",
+        "pb-ref-radford2019language",
+        "pb-ref-joulin2016bag",
+    ]

@@ -34,8 +34,7 @@ def enable_citations(app: Sphinx, config: Any) -> None:
     app.add_domain(CiteDomain, override=True)
     app.connect("builder-inited", collect.on_builder_inited)
     app.connect("doctree-read", collect.on_doctree_read)
-    app.connect("env-purge-doc", collect.on_env_purge_doc)
-    app.connect("env-merge-info", collect.on_env_merge_info)
+    collect.CITATIONS.connect(app)
     app.connect("env-updated", collect.on_env_updated)
     app.add_post_transform(NumberCitations)
 

@@ -8,7 +8,6 @@ that use it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from sphinx.environment import BuildEnvironment
 
 from ..config import read_config
 from ..diagnostics import PlaybookWarning, warn
+from ..envstore import PageStore
 from ..metadata import page_metadata
 from .bibliography import Bibliography, Reference, read_bibliography
 from .roles import cite_ref
@@ -77,10 +77,12 @@ def report_problems(bibliography: Bibliography, shown: str) -> None:
         warn(message, PlaybookWarning.CITATION, location)
 
 
+#: Each page's citations.
+CITATIONS: PageStore[CitedPage] = PageStore("playbook_citations")
+
+
 def _store(env: BuildEnvironment) -> dict[str, CitedPage]:
-    if not hasattr(env, "playbook_citations"):
-        env.playbook_citations = {}
-    return env.playbook_citations
+    return CITATIONS.of(env)
 
 
 def cited_page(env: BuildEnvironment, docname: str) -> CitedPage | None:
@@ -218,18 +220,7 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     if previous is None:
         return []
     return sorted(
-        docname for docname in order if previous.signatures.get(docname) != book.signatures[docname]
+        docname
+        for docname, signature in book.signatures.items()
+        if previous.signatures.get(docname) != signature
     )
-
-
-def on_env_purge_doc(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    _store(env).pop(docname, None)
-
-
-def on_env_merge_info(
-    app: Sphinx, env: BuildEnvironment, docnames: Iterable[str], other: BuildEnvironment
-) -> None:
-    theirs = _store(other)
-    for docname in docnames:
-        if docname in theirs:
-            _store(env)[docname] = theirs[docname]
