@@ -81,6 +81,20 @@ class PlaybookConfig:
         default="main",
         metadata={"validate": lambda v: isinstance(v, str) and bool(v), "expects": "a branch name"},
     )
+    math: str = field(
+        default="katex",
+        metadata={"validate": lambda v: v in ("katex", "off"), "expects": "'katex' or 'off'"},
+    )
+    math_macros: dict[str, str] = field(
+        default_factory=dict,
+        metadata={
+            "validate": lambda v: (
+                isinstance(v, dict)
+                and all(isinstance(k, str) and isinstance(x, str) for k, x in v.items())
+            ),
+            "expects": "a dict of TeX macros, e.g. {'\\\\RR': '\\\\mathbb{R}'}",
+        },
+    )
     bibfiles: list[str] = field(
         default_factory=list,
         metadata={

@@ -39,6 +39,8 @@ class PlaybookWarning(Enum):
     """A ``layout`` directive naming an unknown column."""
     APPENDIX = "appendix"
     """An ``appendix`` or ``citation`` directive used wrongly."""
+    MATH = "math"
+    """A formula KaTeX cannot render."""
     CITATION = "citation"
     """An unknown citation key, or a .bib file that is missing or malformed."""
 
