@@ -83,7 +83,14 @@ class PlaybookConfig:
     )
     math: str = field(
         default="katex",
-        metadata={"validate": lambda v: v in ("katex", "off"), "expects": "'katex' or 'off'"},
+        metadata={
+            "validate": lambda v: v in ("katex", "mathml", "off"),
+            "expects": "'katex', 'mathml' or 'off'",
+        },
+    )
+    math_display_align: str = field(
+        default="left",
+        metadata={"validate": lambda v: v in ("left", "center"), "expects": "'left' or 'center'"},
     )
     math_macros: dict[str, str] = field(
         default_factory=dict,
@@ -111,6 +118,16 @@ class PlaybookConfig:
     citation_numbering: str = field(
         default="page",
         metadata={"validate": lambda v: v in ("page", "book"), "expects": "'page' or 'book'"},
+    )
+    interactive_libraries: dict[str, str] = field(
+        default_factory=lambda: {"plotly": "auto"},
+        metadata={
+            "validate": lambda v: (
+                isinstance(v, dict)
+                and all(isinstance(k, str) and isinstance(x, str) for k, x in v.items())
+            ),
+            "expects": "a dict of library name to 'auto' or a path, e.g. {'plotly': 'auto'}",
+        },
     )
 
 

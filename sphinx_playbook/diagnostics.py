@@ -40,7 +40,9 @@ class PlaybookWarning(Enum):
     APPENDIX = "appendix"
     """An ``appendix`` or ``citation`` directive used wrongly."""
     MATH = "math"
-    """A formula KaTeX cannot render."""
+    """A formula KaTeX (or Temml) cannot render."""
+    INTERACTIVE = "interactive"
+    """An ``interactive-figure``: missing file, bad option, remote script, no fallback."""
     CITATION = "citation"
     """An unknown citation key, or a .bib file that is missing or malformed."""
 
