@@ -22,6 +22,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from sphinx.cmd.build import build_main
 
 ROOTS = Path(__file__).parent.parent / "roots"
+DOCS = Path(__file__).parent.parent.parent / "docs"
 #: The test roots the browser tests read, each served at ``SUB_PATH + name``.
 SITES = ("article-myst", "article-rst", "directives-myst", "citations")
 #: The site lives below this path, never at the server's root.
@@ -60,6 +61,18 @@ def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name in SITES:
         _build(ROOTS / f"test-{name}", site / name)
     return site
+
+
+@pytest.fixture(scope="session")
+def docs_site(site_dir: Path) -> str:
+    """The project's own docs/ built to HTML, served at ``SUB_PATH + "docs/"``.
+
+    Built on first use only (it is the largest site), into the served directory;
+    returns the path prefix to pass to ``page_at(path=...)``, e.g.
+    ``docs_site + "index.html"``.
+    """
+    _build(DOCS, site_dir / "docs")
+    return "docs/"
 
 
 class _SubPathHandler(http.server.SimpleHTTPRequestHandler):
