@@ -5,15 +5,15 @@ from __future__ import annotations
 import pytest
 from conftest import playbook_warnings, read_html
 
-from sphinx_playbook.math.katex import render
+from sphinx_playbook.math.renderers import KATEX, render
 
 
 def test_katex_renders_html_and_mathml():
-    result = render(r"\frac{1}{2} + \underbrace{a+b}_{\text{sum}}", False)
+    result = render(KATEX, r"\frac{1}{2} + \underbrace{a+b}_{\text{sum}}", False)
     assert result.error is None
     assert 'class="katex"' in result.html
     assert "<math" in result.html and "<mfrac>" in result.html
-    broken = render(r"\frac{1}{2", False)
+    broken = render(KATEX, r"\frac{1}{2", False)
     assert broken.html is None
     assert broken.error.startswith("KaTeX parse error: Unexpected end of input")
 
@@ -34,7 +34,7 @@ def test_pages_carry_rendered_math_and_only_math_pages_link_katex(app):
     error = page.select_one(".pb-math-error code")
     assert error.get_text() == r"\frac{1}{2"
     stylesheets = [link["href"] for link in page.find_all("link", rel="stylesheet")]
-    assert "_static/katex/katex-swap.min.css" in [s.split("?")[0] for s in stylesheets]
+    assert "_static/katex/katex.css" in [s.split("?")[0] for s in stylesheets]
     scripts = [s.get("src", "") for s in page.find_all("script")]
     assert not any("mathjax" in s.lower() or s.startswith("http") for s in scripts), scripts
     plain = read_html(app, "plain")

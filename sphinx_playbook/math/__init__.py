@@ -1,33 +1,131 @@
-"""Math rendered when the site is built (KaTeX in QuickJS): no CDN, no script.
+"""Math rendered when the site is built: no CDN, no script, complete with JavaScript off.
 
-``playbook_math = "katex"`` (the default) makes Sphinx's HTML builders write
-KaTeX's HTML and MathML for every formula; the KaTeX stylesheet and fonts are
-served from the site and linked only from pages that have math. ``"off"``
-leaves ``html_math_renderer`` to the author (MathJax, for example).
+``playbook_math = "katex"`` (the default) writes KaTeX's HTML and MathML for every
+formula; ``"mathml"`` writes Temml's MathML Core, drawn with the reader's math
+font; ``"off"`` leaves ``html_math_renderer`` to the author (MathJax, say). EPUB
+always gets MathML. The flow:
+
+1. read: each page's formulas are collected (:data:`FORMULAS`, merged for -j);
+2. env-updated, in the main process: formulas not in the on-disk cache are
+   rendered, so -j write workers inherit them and -j 2 equals -j 1.
+   Then the stylesheet, the licence and the fonts, subset to the site's glyphs,
+   are written to ``_static/katex/`` (or ``_static/temml/``): before the pages,
+   so the EPUB builder packs them;
+3. write: the translator looks formulas up; pages with math link the stylesheet.
+
+LaTeX keeps Sphinx's native math and text shows the TeX: only HTML builders use
+this renderer.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
 
 from docutils import nodes
 from sphinx.application import Sphinx
+from sphinx.builders import Builder
+from sphinx.environment import BuildEnvironment
 from sphinx.locale import _
+from sphinx.util import logging
 from sphinx.util.math import get_node_equation_number
 
 from ..config import read_config
 from ..diagnostics import PlaybookWarning, warn
-from .katex import VENDOR, render
+from ..envstore import PageStore
+from .cache import CACHE, formula_key
+from .engines import NoEngineError
+from .fonts import drawn_characters, subset_fonts
+from .renderers import KATEX, TEMML, Library, Rendered, render
 
-RENDERER = "playbook_katex"
-STATIC = "katex"
+logger = logging.getLogger(__name__)
+
+RENDERER = "playbook"
+#: Each page's formulas as (TeX as rendered, display?), in document order.
+FORMULAS: PageStore[tuple[tuple[str, bool], ...]] = PageStore("playbook_formulas")
+#: KaTeX's stylesheet lists woff and ttf fallbacks we do not ship: every browser
+#: that runs a page of ours reads woff2.
+_LEGACY_FONT_SOURCES = re.compile(r',url\([^)]*\.(?:woff|ttf)\) format\("(?:woff|truetype)"\)')
+_ALIGN_CSS = """
+.pb-math-left .katex-display>.katex{text-align:left;padding-left:1em}
+.pb-math-left math[display=block]{margin-left:1em;margin-right:0;text-align:left}
+"""
 
 
-def _macros(translator: Any) -> str:
-    return json.dumps(read_config(translator.builder.config).math_macros, sort_keys=True)
+def library_for(builder: Builder) -> Library:
+    if builder.name.startswith("epub") or read_config(builder.config).math == "mathml":
+        return TEMML
+    return KATEX
+
+
+def _uses_renderer(builder: Builder) -> bool:
+    return getattr(builder, "math_renderer_name", None) == RENDERER
+
+
+def _macros_json(builder: Builder) -> str:
+    return json.dumps(read_config(builder.config).math_macros, sort_keys=True)
+
+
+def display_tex(node: nodes.math_block) -> str:
+    """The TeX of a display block as rendered: paragraphs become ``aligned`` rows.
+
+    Sphinx's own renderers read several paragraphs, or ``\\\\``, as an aligned
+    group; authors expect the same here.
+    """
+    tex = node.astext()
+    if node.get("no-wrap", node.get("nowrap", False)) or "\\begin" in tex:
+        return tex
+    parts = [part for part in tex.split("\n\n") if part.strip()]
+    if len(parts) > 1 or "\\\\" in tex:
+        return "\\begin{aligned}" + "\\\\".join(parts) + "\\end{aligned}"
+    return tex
+
+
+def _formulas(doctree: nodes.Node) -> tuple[tuple[str, bool], ...]:
+    return tuple(
+        (display_tex(node), True) if isinstance(node, nodes.math_block) else (node.astext(), False)
+        for node in doctree.findall(lambda n: isinstance(n, nodes.math | nodes.math_block))
+    )
+
+
+def _collect(app: Sphinx, doctree: nodes.document) -> None:
+    FORMULAS.of(app.env)[app.env.docname] = _formulas(doctree)
+
+
+def _rendered(builder: Builder, tex: str, display: bool) -> Rendered:
+    library, macros = library_for(builder), _macros_json(builder)
+    key = formula_key(library, tex, display, macros)
+    result = CACHE.get(key)
+    if result is None:
+        try:
+            result = render(library, tex, display, macros)
+        except NoEngineError as error:
+            result = Rendered(None, str(error))
+        CACHE.put(key, result)
+    return result
+
+
+def _site_formulas(env: BuildEnvironment) -> set[tuple[str, bool]]:
+    return {formula for page in FORMULAS.of(env).values() for formula in page}
+
+
+def _render_site(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Render every formula of the site not in the cache yet, before pages are written."""
+    if not _uses_renderer(app.builder):
+        return []
+    CACHE.load(app.doctreedir)
+    library, macros = library_for(app.builder), _macros_json(app.builder)
+    keys = set()
+    for tex, display in sorted(_site_formulas(env)):
+        _rendered(app.builder, tex, display)
+        keys.add(formula_key(library, tex, display, macros))
+    CACHE.save(keep=keys)
+    if keys:  # a site without math gets no math files at all
+        _write_assets(app, library)
+    return []
 
 
 def _failed(translator: Any, node: nodes.Element, tex: str, error: str, tag: str) -> None:
@@ -39,37 +137,36 @@ def _failed(translator: Any, node: nodes.Element, tex: str, error: str, tag: str
 
 def visit_math(self: Any, node: nodes.math) -> None:
     tex = node.astext()
-    result = render(tex, False, _macros(self))
+    result = _rendered(self.builder, tex, False)
     if result.html is None:
-        _failed(self, node, tex, result.error or "KaTeX failed", "span")
+        _failed(self, node, tex, result.error or "the formula could not be rendered", "span")
     else:
         self.body.append(result.html)
     raise nodes.SkipNode
 
 
 def visit_displaymath(self: Any, node: nodes.math_block) -> None:
-    self.body.append(self.starttag(node, "div", CLASS="math-wrapper pb-math-display"))
+    align = read_config(self.builder.config).math_display_align
+    self.body.append(
+        self.starttag(node, "div", CLASS=f"math-wrapper pb-math-display pb-math-{align}")
+    )
     if node["number"]:
         number = get_node_equation_number(self, node)
         self.body.append(f'<span class="eqno">({number})')
         self.add_permalink_ref(node, _("Link to this equation"))
         self.body.append("</span>")
-    tex = node.astext()
-    if not node.get("no-wrap", node.get("nowrap", False)) and "\\begin" not in tex:
-        parts = [part for part in tex.split("\n\n") if part.strip()]
-        if len(parts) > 1 or "\\\\" in tex:
-            tex = "\\begin{aligned}" + "\\\\".join(parts) + "\\end{aligned}"
-    result = render(tex, True, _macros(self))
+    result = _rendered(self.builder, display_tex(node), True)
     if result.html is None:
-        _failed(self, node, node.astext(), result.error or "KaTeX failed", "div")
+        error = result.error or "the formula could not be rendered"
+        _failed(self, node, node.astext(), error, "div")
     else:
         self.body.append(result.html)
     self.body.append("</div>\n")
     raise nodes.SkipNode
 
 
-def _use_katex(app: Sphinx, config: Any) -> None:
-    if read_config(config).math == "katex":
+def _use_renderer(app: Sphinx, config: Any) -> None:
+    if read_config(config).math != "off":
         config.html_math_renderer = RENDERER
     elif not config.html_math_renderer:
         # With two renderers registered Sphinx would pick ours; "off" means Sphinx's own.
@@ -82,31 +179,45 @@ def _page_has_math(doctree: Any) -> bool:
     )
 
 
+def _stylesheet(library: Library) -> str:
+    return f"{library.name}/{library.name}.css"
+
+
 def _link_stylesheet(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
-    """Only pages with math pay for KaTeX's stylesheet (and so its fonts)."""
-    if app.builder.math_renderer_name == RENDERER and _page_has_math(doctree):
-        app.add_css_file(f"{STATIC}/katex-swap.min.css", priority=300)
+    """Only pages with math pay for the stylesheet (and so the fonts)."""
+    if _uses_renderer(app.builder) and _page_has_math(doctree):
+        app.add_css_file(_stylesheet(library_for(app.builder)), priority=300)
 
 
-def _copy_assets(app: Sphinx, exception: Exception | None) -> None:
-    if exception is not None or getattr(app.builder, "math_renderer_name", None) != RENDERER:
-        return
-    target = Path(app.builder.outdir, "_static", STATIC)
+def _write_assets(app: Sphinx, library: Library) -> None:
+    target = Path(app.builder.outdir, "_static", library.name)
     target.mkdir(parents=True, exist_ok=True)
-    shutil.copy(VENDOR / "katex-swap.min.css", target)
-    shutil.copy(VENDOR / "LICENSE", target / "LICENSE.txt")
-    shutil.copytree(VENDOR / "fonts", target / "fonts", dirs_exist_ok=True)
+    css = (library.folder / library.stylesheet).read_text(encoding="utf-8")
+    css = _LEGACY_FONT_SOURCES.sub("", css) + _ALIGN_CSS
+    (target / f"{library.name}.css").write_text(css, encoding="utf-8")
+    shutil.copy(library.folder / "LICENSE", target / "LICENSE.txt")
+    if library is TEMML:
+        shutil.copy(library.folder / "Temml.woff2", target)
+        return
+    characters: set[str] = set()
+    for tex, display in _site_formulas(app.env):
+        markup = _rendered(app.builder, tex, display).html
+        if markup:
+            characters |= drawn_characters(markup)
+    subset_fonts(library.folder / "fonts", target / "fonts", characters)
 
 
 def setup_math(app: Sphinx, *, config_inited: bool) -> None:
     app.add_html_math_renderer(
         RENDERER, inline_renderers=(visit_math, None), block_renderers=(visit_displaymath, None)
     )
+    FORMULAS.connect(app)
+    app.connect("doctree-read", _collect)
+    app.connect("env-updated", _render_site)
     app.connect("html-page-context", _link_stylesheet)
-    app.connect("build-finished", _copy_assets)
     if config_inited:
-        _use_katex(app, app.config)
+        _use_renderer(app, app.config)
     else:
-        app.connect("config-inited", _use_katex, priority=600)
+        app.connect("config-inited", _use_renderer, priority=600)
