@@ -176,7 +176,9 @@ class BuildAppendix(SphinxPostTransform):
             for paragraph in target.findall(nodes.paragraph):
                 if card.children:
                     card += nodes.Text(" ")
-                card += nodes.inline("", "", *copy.deepcopy(paragraph.children))
+                # Node.deepcopy(), not copy.deepcopy(): the latter follows each
+                # child's .parent and copies the whole document for every card.
+                card += nodes.inline("", "", *(child.deepcopy() for child in paragraph.children))
             group = fn_group("", card_id=card["ids"][0])
             reference.replace_self(group)
             group += reference
