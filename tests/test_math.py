@@ -1,14 +1,76 @@
-"""Math rendered at build time by KaTeX: HTML and MathML in the page, no script, no CDN."""
+"""Math rendered at build time: KaTeX HTML + MathML (or Temml MathML), no script, no CDN."""
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 import pytest
-from conftest import playbook_warnings, read_html
+from bs4 import BeautifulSoup
+from conftest import REPO, playbook_warnings, read_html
+from fontTools.ttLib import TTFont
 
-from sphinx_playbook.math.renderers import KATEX, render
+import sphinx_playbook.math as math_module
+from sphinx_playbook.math.cache import FormulaCache
+from sphinx_playbook.math.engines import ENGINES
+from sphinx_playbook.math.fonts import drawn_characters
+from sphinx_playbook.math.renderers import KATEX, TEMML, render
+
+CORPUS = REPO / "tests" / "data" / "math"
+KATEX_FONTS = REPO / "sphinx_playbook" / "math" / "vendor" / "katex" / "fonts"
 
 
-def test_katex_renders_html_and_mathml():
+def read_corpus() -> list[tuple[str, bool]]:
+    """corpus.tex as (TeX, display?) pairs, in the order golden.json has them."""
+    entries: list[tuple[list[str], bool]] = []
+    for line in (CORPUS / "corpus.tex").read_text(encoding="utf-8").splitlines():
+        header = re.fullmatch(r"% (inline|display)", line)
+        if header:
+            entries.append(([], header[1] == "display"))
+        elif entries:
+            entries[-1][0].append(line)
+    return [("\n".join(lines).strip(), display) for lines, display in entries]
+
+
+def corpus_macros() -> str:
+    return json.dumps(json.loads((CORPUS / "macros.json").read_text()), sort_keys=True)
+
+
+def test_the_corpus_covers_the_kinds_of_formulas_articles_use():
+    formulas = read_corpus()
+    assert len(formulas) >= 100
+    text = "\n".join(tex for tex, _ in formulas)
+    for construct in (
+        r"\begin{aligned}",
+        r"\begin{cases}",
+        r"\begin{pmatrix}",
+        r"\text{",
+        r"\underbrace",
+        r"\operatorname",
+        r"\left(",
+        r"\RR",
+        r"\KL",
+    ):
+        assert construct in text, construct
+    assert sum(display for _, display in formulas) >= 25
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+def test_every_engine_gives_node_katex_output_byte_for_byte(engine):
+    """golden.json is KaTeX run by node (tests/data/math/golden.js), not by our code."""
+    golden = json.loads((CORPUS / "golden.json").read_text(encoding="utf-8"))
+    assert [(g["tex"], g["display"]) for g in golden] == read_corpus(), "regenerate golden.json"
+    macros = corpus_macros()
+    different = [
+        g["tex"]
+        for g in golden
+        if render(KATEX, g["tex"], g["display"], macros, engine=engine).html != g["html"]
+    ]
+    assert different == []
+
+
+def test_katex_renders_html_and_mathml_and_reports_errors():
     result = render(KATEX, r"\frac{1}{2} + \underbrace{a+b}_{\text{sum}}", False)
     assert result.error is None
     assert 'class="katex"' in result.html
@@ -18,7 +80,29 @@ def test_katex_renders_html_and_mathml():
     assert broken.error.startswith("KaTeX parse error: Unexpected end of input")
 
 
-@pytest.mark.sphinx("html", testroot="math")
+def test_temml_renders_mathml_core_with_the_tex_annotation():
+    result = render(TEMML, r"\frac{1}{2} + \RR", True, json.dumps({r"\RR": r"\mathbb{R}"}))
+    assert result.error is None
+    (formula,) = BeautifulSoup(result.html, "html.parser").contents
+    assert formula.name == "math" and formula["display"] == "block"
+    assert formula.select(".katex, span") == [], "MathML alone, no HTML drawing"
+    annotation = formula.select_one('annotation[encoding="application/x-tex"]')
+    assert annotation.get_text() == r"\frac{1}{2} + \RR"
+    assert "\N{DOUBLE-STRUCK CAPITAL R}" in [mi.get_text() for mi in formula.select("mi")]
+    assert render(TEMML, r"\frac{1}{2", False).html is None
+
+
+def test_drawn_characters_ignore_the_mathml_and_its_tex():
+    markup = render(KATEX, r"\alpha + \text{ab}", False).html
+    assert drawn_characters(markup) >= {"\N{GREEK SMALL LETTER ALPHA}", "+", "a", "b"}
+    assert "\\" not in drawn_characters(markup), "the TeX annotation is not drawn"
+
+
+def stylesheets(page) -> list[str]:
+    return [link["href"].split("?")[0] for link in page.find_all("link", rel="stylesheet")]
+
+
+@pytest.mark.sphinx("html", testroot="math", freshenv=True)
 def test_pages_carry_rendered_math_and_only_math_pages_link_katex(app):
     app.build()
     page = read_html(app)
@@ -27,19 +111,50 @@ def test_pages_carry_rendered_math_and_only_math_pages_link_katex(app):
     assert all(f.select_one(".katex-mathml math") for f in formulas), "MathML for readers"
     assert page.select_one(".katex .mord.mathbb") is not None, "the \\RR macro was expanded"
     display = page.select_one("div.pb-math-display#equation-eq-memory")
+    assert "pb-math-left" in display["class"], "Distill's left-aligned display math"
     assert display.select_one(".eqno").get_text(strip=True).startswith("(1)")
     assert display.select_one(".katex-display") is not None
     references = page.select('a.reference[href="#equation-eq-memory"]')
     assert [a.get_text() for a in references] == ["(1)"], "{eq} links to the equation"
     error = page.select_one(".pb-math-error code")
     assert error.get_text() == r"\frac{1}{2"
-    stylesheets = [link["href"] for link in page.find_all("link", rel="stylesheet")]
-    assert "_static/katex/katex.css" in [s.split("?")[0] for s in stylesheets]
+    assert "_static/katex/katex.css" in stylesheets(page)
     scripts = [s.get("src", "") for s in page.find_all("script")]
     assert not any("mathjax" in s.lower() or s.startswith("http") for s in scripts), scripts
     plain = read_html(app, "plain")
-    assert not any("katex" in link["href"] for link in plain.find_all("link", rel="stylesheet"))
-    assert (app.outdir / "_static" / "katex" / "fonts" / "KaTeX_Main-Regular.woff2").exists()
+    assert not any("katex" in href for href in stylesheets(plain))
+
+
+@pytest.mark.sphinx("html", testroot="math", freshenv=True)
+def test_the_stylesheet_names_only_files_that_exist(app):
+    app.build()
+    css_file = app.outdir / "_static" / "katex" / "katex.css"
+    urls = re.findall(r"url\(([^)]+)\)", css_file.read_text(encoding="utf-8"))
+    assert len(urls) == 20, "one woff2 font per face, no woff/ttf the site does not ship"
+    missing = [url for url in urls if not (css_file.parent / url).is_file()]
+    assert missing == []
+    assert (css_file.parent / "LICENSE.txt").is_file()
+
+
+@pytest.mark.sphinx("html", testroot="math", freshenv=True)
+def test_fonts_keep_exactly_the_glyphs_the_site_draws(app):
+    app.build()
+    drawn: set[int] = set()
+    for docname in ("index", "plain"):
+        for formula in read_html(app, docname).select(".katex-html"):
+            drawn |= {ord(c) for c in formula.get_text()}
+    assert {ord("∑"), ord("R"), ord("=")} <= drawn
+    total_before = total_after = 0
+    for original in sorted(KATEX_FONTS.glob("*.woff2")):
+        subset = app.outdir / "_static" / "katex" / "fonts" / original.name
+        kept = set(TTFont(subset).getBestCmap() or ())  # no cmap: nothing of it is drawn
+        available = set(TTFont(original).getBestCmap())
+        assert available & drawn <= kept, f"{original.name} lost a glyph the site draws"
+        # fontTools keeps a code point that shares a glyph with a kept one (∈ and ∋).
+        assert len(kept - drawn) <= 2, f"{original.name} kept {sorted(kept - drawn)}"
+        total_before += original.stat().st_size
+        total_after += subset.stat().st_size
+    assert total_after < total_before / 3
 
 
 @pytest.mark.sphinx("html", testroot="math", freshenv=True)
@@ -52,7 +167,84 @@ def test_a_broken_formula_warns_at_its_line(app):
     ]
 
 
+def test_an_unchanged_formula_is_never_rendered_twice(make_app, tmp_path, monkeypatch, rootdir):
+    """A fresh environment and a fresh process (a new cache object) still find the formulas."""
+    calls: list[str] = []
+
+    def counting_render(library, tex, display, macros="{}", engine=None):
+        calls.append(tex)
+        return render(library, tex, display, macros, engine)
+
+    monkeypatch.setattr(math_module, "render", counting_render)
+    build = tmp_path / "build"
+    for _ in range(2):
+        monkeypatch.setattr(math_module, "CACHE", FormulaCache())
+        app = make_app("html", srcdir=rootdir / "test-math", builddir=build, freshenv=True)
+        app.build(force_all=True)
+        if _ == 0:
+            assert len(calls) == 5, calls
+            calls.clear()
+    assert calls == []
+    assert read_html(app).select(".katex")
+
+
+@pytest.mark.sphinx(
+    "html", testroot="math", freshenv=True, confoverrides={"playbook_math_display_align": "center"}
+)
+def test_display_math_can_be_centred(app):
+    app.build()
+    display = read_html(app).select_one("div.pb-math-display#equation-eq-memory")
+    assert "pb-math-center" in display["class"]
+
+
 @pytest.mark.sphinx("html", testroot="math", freshenv=True, confoverrides={"playbook_math": "off"})
 def test_off_leaves_sphinxs_renderer(app):
     app.build()
-    assert read_html(app).select(".katex") == []
+    page = read_html(app)
+    assert page.select(".katex") == []
+    assert not any("katex" in href for href in stylesheets(page))
+
+
+@pytest.mark.sphinx(
+    "html", testroot="math", freshenv=True, confoverrides={"playbook_math": "mathml"}
+)
+def test_mathml_mode_writes_mathml_core_and_temml_css(app):
+    app.build()
+    page = read_html(app)
+    assert page.select(".katex") == []
+    formulas = page.select(".pb-body math")
+    assert len(formulas) == 4
+    assert formulas[0].select_one('annotation[encoding="application/x-tex"]') is not None
+    assert "_static/temml/temml.css" in stylesheets(page)
+    assert (app.outdir / "_static" / "temml" / "Temml.woff2").is_file()
+    assert not any("katex" in href for href in stylesheets(page))
+
+
+def _built_file(app, pattern: str) -> str:
+    (path,) = Path(app.outdir).glob(pattern)
+    return path.read_text(encoding="utf-8")
+
+
+@pytest.mark.sphinx("epub", testroot="math", freshenv=True)
+def test_epub_gets_mathml(app):
+    app.build()
+    page = BeautifulSoup(_built_file(app, "index.xhtml"), "html.parser")
+    assert page.select(".katex") == []
+    assert len(page.select("math")) == 4
+    assert "_static/temml/temml.css" in stylesheets(page)
+    manifest = _built_file(app, "content.opf")
+    assert "_static/temml/temml.css" in manifest, "the stylesheet is packed into the EPUB"
+
+
+@pytest.mark.sphinx("latex", testroot="math", freshenv=True)
+def test_latex_keeps_native_math(app):
+    app.build()
+    tex = _built_file(app, "*.tex")
+    assert r"\(\frac{1}{2} + \sum_{i=0}^{n} x_i^2\)" in tex
+    assert "katex" not in tex
+
+
+@pytest.mark.sphinx("text", testroot="math", freshenv=True)
+def test_text_shows_the_tex(app):
+    app.build()
+    assert r"\frac{1}{2} + \sum_{i=0}^{n} x_i^2" in _built_file(app, "index.txt")
