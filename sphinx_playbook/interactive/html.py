@@ -1,0 +1,270 @@
+"""HTML output of ``interactive-figure``: the frame page, the iframe, the fallback.
+
+Each figure's export becomes a small page of its own under ``_interactive/``,
+named by the hash of its content, that loads the site's shared libraries from
+``_static/interactive/``. The article embeds it with ``<iframe loading="lazy">``
+(or, with ``:isolation: inline``, a tiny loader injects it), inside a box whose
+size the page reserves from the start. The static fallback follows the frame;
+CSS shows it instead of the frame on phones (``:narrow: image``), in print and
+when JavaScript is off, so the article itself needs no script.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import re
+import shutil
+import urllib.parse
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util.osutil import relative_uri
+
+from ..directives.base import is_component
+from .directive import COMPONENT_NAME, PAGES
+from .exports import replace_placeholders
+from .libraries import STATIC_SUBDIR, library_filename, library_source, write_library
+
+#: Where the figures' own pages are written, relative to the output root.
+FRAMES_DIR = "_interactive"
+#: The ``:isolation: inline`` loader, copied to ``_static/``.
+LOADER = "sphinx-playbook-interactive.js"
+LOADER_SOURCE = Path(__file__).parent / "static" / LOADER
+
+#: Resizes fixed-size Plotly plots to the box they are shown in (CSS zoom would
+#: misplace their labels), again whenever the box changes size.
+FIT_SCRIPT = (
+    "(function(){var b=document.currentScript.closest('[data-pb-box]');"
+    "function f(){if(!window.Plotly)return;"
+    "b.querySelectorAll('.plotly-graph-div').forEach(function(d){"
+    "for(var p=d;p&&p!==b;p=p.parentElement){p.style.width=p.style.height='100%'}"
+    "if(d.layout)Plotly.relayout(d,{width:b.clientWidth,height:b.clientHeight})})}"
+    "if(document.readyState==='complete')f();else addEventListener('load',f);"
+    "addEventListener('resize',f)})();"
+)
+
+FRAME_STYLE = (
+    "html,body{margin:0;height:100%;overflow:hidden;background:transparent}"
+    "[data-pb-box]{width:100%;height:100%}"
+    "noscript img{display:block;width:100%;height:100%;object-fit:contain}"
+)
+
+FRAME_PAGE = """<!DOCTYPE html>
+<html lang="{lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style data-pb-frame>{style}</style>
+{head}</head>
+<body>
+<noscript>{fallback}</noscript>
+<div data-pb-box>{body}<script>{fit}</script></div>
+</body>
+</html>
+"""
+
+_HEAD = re.compile(r"<head\b[^>]*>(.*?)</head\s*>", re.IGNORECASE | re.DOTALL)
+_BODY = re.compile(r"<body\b[^>]*>(.*?)</body\s*>", re.IGNORECASE | re.DOTALL)
+_HEAD_NOISE = re.compile(r"<meta\b[^>]*>|<title\b[^>]*>.*?</title\s*>", re.IGNORECASE | re.DOTALL)
+
+
+class interactive_frame(nodes.Element, nodes.General):
+    """The reserved box with the frame, followed by the fallback (its children)."""
+
+
+def _split_document(export: str) -> tuple[str, str]:
+    """(head extras, body) of a full HTML export; a fragment is all body."""
+    body = _BODY.search(export)
+    if body is None:
+        return "", export
+    head = _HEAD.search(export)
+    extras = _HEAD_NOISE.sub("", head.group(1)).strip() if head else ""
+    return extras, body.group(1)
+
+
+def frame_page(
+    export: str,
+    *,
+    library_urls: dict[str, str],
+    preloaded: list[str],
+    title: str,
+    fallback: str,
+    language: str,
+) -> str:
+    """The figure's own page: shared libraries, the export, its fallback for JS off."""
+    head, body = _split_document(replace_placeholders(export, library_urls))
+    scripts = "".join(
+        f'<script src="{library_urls[name]}"></script>\n'
+        for name in preloaded
+        if name in library_urls
+    )
+    return FRAME_PAGE.format(
+        lang=html.escape(language or "en"),
+        title=html.escape(title),
+        style=FRAME_STYLE,
+        head=scripts + (head + "\n" if head else ""),
+        fallback=fallback,
+        body=body,
+        fit=FIT_SCRIPT,
+    )
+
+
+def _export_html(env: Any, key: str) -> str | None:
+    for page in PAGES.of(env).values():
+        if key in page.exports:
+            return page.exports[key]
+    return None
+
+
+def _fallback_html(translator: Any, node: nodes.Element) -> str:
+    """The fallback as the frame page shows it with JS off (URLs from ``_interactive/``)."""
+    image = next(iter(node.findall(nodes.image)), None)
+    if image is None:
+        return f"<p>{html.escape(node['pb_title'])}</p>"
+    uri = image["uri"]
+    images = translator.builder.images
+    src = (
+        f"../{translator.builder.imagedir}/{urllib.parse.quote(images[uri])}"
+        if uri in images
+        else uri
+    )
+    return f'<img src="{html.escape(src)}" alt="{html.escape(image.get("alt", ""))}">'
+
+
+def _write_frame(translator: Any, node: nodes.Element) -> str | None:
+    """Write the figure's page (once: its name is its content's hash); its output path."""
+    builder = translator.builder
+    export = _export_html(builder.env, node["pb_key"])
+    if export is None:
+        return None
+    library_urls = {}
+    for name in {*node["pb_libraries"], *re.findall(r"@@playbook-library:([\w.-]+)@@", export)}:
+        source = library_source(builder.config, builder.srcdir, name)
+        if source is not None:
+            library_urls[name] = f"../{STATIC_SUBDIR}/{library_filename(name, source)}"
+    page = frame_page(
+        export,
+        library_urls=library_urls,
+        preloaded=list(node["pb_libraries"]),
+        title=node["pb_title"],
+        fallback=_fallback_html(translator, node),
+        language=builder.config.language or "en",
+    )
+    digest = hashlib.sha256(page.encode("utf-8")).hexdigest()[:12]
+    name = f"{FRAMES_DIR}/{node['pb_stem']}-{digest}.html"
+    target = Path(builder.outdir, name)
+    if not target.is_file():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(page, encoding="utf-8")
+    return name
+
+
+def visit_interactive_frame(self: Any, node: interactive_frame) -> None:
+    name = _write_frame(self, node)
+    if name is None:
+        self.body.append('<div class="pb-interactive__fallback pb-interactive__fallback--only">')
+        node["pb_url"] = None
+        return
+    url = relative_uri(self.builder.get_target_uri(self.builder.current_docname), name)
+    node["pb_url"] = url
+    style = []
+    if node.get("pb_ratio"):
+        style.append(f"aspect-ratio: {node['pb_ratio']};")
+    if node.get("pb_height"):
+        style.append(f"height: {node['pb_height']};")
+    if node.get("pb_min_width"):
+        style.append(f"--pb-min-width: {node['pb_min_width']};")
+    quoted = html.escape(url)
+    self.body.append(
+        '<div class="pb-interactive__scroll">'
+        f'<div class="pb-interactive__frame" style="{" ".join(style)}">'
+    )
+    if node["pb_isolation"] == "inline":
+        self.body.append(f'<div class="pb-interactive__inline" data-pb-src="{quoted}"></div>')
+    else:
+        sandbox = ' sandbox="allow-scripts"' if node["pb_isolation"] == "sandbox" else ""
+        self.body.append(
+            f'<iframe src="{quoted}" title="{html.escape(node["pb_title"])}" '
+            f'loading="{node["pb_loading"]}"{sandbox}></iframe>'
+        )
+    self.body.append(
+        f'</div></div>\n<div class="pb-interactive__fallback"><a href="{quoted}" '
+        'class="pb-interactive__open-image">'
+    )
+
+
+def depart_interactive_frame(self: Any, node: interactive_frame) -> None:
+    url = node.get("pb_url")
+    if url is None:
+        self.body.append("</div>\n")
+        return
+    self.body.append(
+        f'</a><a class="pb-interactive__open" href="{html.escape(url)}">'
+        "Open the interactive figure</a></div>\n"
+    )
+
+
+class InteractiveFrames(SphinxPostTransform):
+    """Put each interactive figure's frame in front of its fallback (HTML pages only)."""
+
+    default_priority = 205  # before SizeImages (210) sizes the fallback image
+    formats = ("html",)
+
+    def is_supported(self) -> bool:
+        # EPUB readers get the static figure: no frames, no scripts.
+        return super().is_supported() and not self.app.builder.name.startswith("epub")
+
+    def run(self, **kwargs: Any) -> None:
+        for figure in list(self.document.findall(lambda n: is_component(n, COMPONENT_NAME))):
+            fallback = figure[0]
+            frame = interactive_frame(
+                "",
+                **{key: value for key, value in figure.attributes.items() if key.startswith("pb_")},
+            )
+            figure.replace(fallback, frame)
+            frame += fallback
+
+
+def _page_has_inline(doctree: nodes.document | None) -> bool:
+    return doctree is not None and any(
+        node.get("pb_isolation") == "inline"
+        for node in doctree.findall(lambda n: is_component(n, COMPONENT_NAME))
+    )
+
+
+def _add_loader(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """Only pages with an inline figure load the (tiny) loader."""
+    if _page_has_inline(doctree):
+        app.add_js_file(LOADER, loading_method="defer")
+
+
+def _write_shared_files(app: Sphinx, exception: Exception | None) -> None:
+    """Each library any figure uses, once for the site, and the inline loader."""
+    builder = app.builder
+    if exception is not None or builder.format != "html" or builder.name.startswith("epub"):
+        return
+    pages = PAGES.of(app.env)
+    if not pages:
+        return
+    for name in sorted(set().union(*(page.libraries for page in pages.values()))):
+        source = library_source(app.config, app.srcdir, name)
+        if source is not None:
+            write_library(Path(builder.outdir), name, source)
+    static = Path(builder.outdir, "_static")
+    static.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(LOADER_SOURCE, static / LOADER)
+
+
+def setup_html(app: Sphinx) -> None:
+    app.add_node(interactive_frame, html=(visit_interactive_frame, depart_interactive_frame))
+    app.add_post_transform(InteractiveFrames)
+    app.connect("html-page-context", _add_loader)
+    app.connect("build-finished", _write_shared_files)
+
