@@ -1,10 +1,82 @@
-"""The ``sphinx-playbook`` command (placeholder until #9 lands)."""
+"""The ``sphinx-playbook`` command: ``new`` starts a playbook, ``import-distill`` moves one.
+
+Every problem the user can fix ends as one line on stderr and exit code 2;
+``--strict`` makes kept-raw HTML exit code 1.
+"""
 
 from __future__ import annotations
 
+import argparse
 import sys
+from pathlib import Path
+
+from .errors import CliError
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sphinx-playbook",
+        description="Start a playbook, or import a Distill article into one.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    new = commands.add_parser(
+        "new",
+        help="create a project that builds at once",
+        description="Create a playbook project in DIR: conf.py, an article, a second "
+        "chapter, a bibliography, CI and Read the Docs settings.",
+    )
+    new.add_argument("directory", metavar="DIR", type=Path)
+    new.add_argument("--title", default=None, help="the article's title")
+    new.add_argument(
+        "--author", action="append", default=None, help="an author (repeat for several)"
+    )
+    new.add_argument("--affiliation", default=None, help="the authors' affiliation")
+    new.add_argument("--format", choices=("md", "rst"), default="md", help="MyST (md) or reST")
+    new.add_argument("--force", action="store_true", help="write into a non-empty DIR")
+
+    distill = commands.add_parser(
+        "import-distill",
+        help="convert a Distill article into a MyST project",
+        description="Convert a Distill article (a folder with index.html, or an .html file) "
+        "into a Sphinx project in MyST, and report what could not be converted.",
+    )
+    distill.add_argument("source", metavar="SOURCE", type=Path)
+    distill.add_argument("out", metavar="OUT", type=Path)
+    distill.add_argument(
+        "--strict", action="store_true", help="exit with code 1 when anything is kept raw"
+    )
+    return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    print("sphinx-playbook: no commands yet", file=sys.stderr)
-    return 2
+    """Run the command; the return value is the exit code."""
+    arguments = _parser().parse_args(argv)
+    try:
+        if arguments.command == "new":
+            from .new import create_project
+
+            return create_project(
+                arguments.directory,
+                title=arguments.title,
+                authors=arguments.author,
+                affiliation=arguments.affiliation,
+                source_format=arguments.format,
+                force=arguments.force,
+            )
+        from .distill import import_distill
+
+        return import_distill(arguments.source, arguments.out, strict=arguments.strict)
+    except CliError as error:
+        print(f"sphinx-playbook: error: {error}", file=sys.stderr)
+        return error.exit_code
+    except OSError as error:
+        print(f"sphinx-playbook: error: {error.filename or ''}: {error.strerror}", file=sys.stderr)
+        return 2
+    except Exception as error:  # a bug of ours: still one line, and a way to report it
+        print(
+            f"sphinx-playbook: internal error: {type(error).__name__}: {error}; please report "
+            "it with the input that caused it",
+            file=sys.stderr,
+        )
+        return 3

@@ -1,0 +1,229 @@
+"""Reading a Distill article: its HTML as a browser reads it, front matter, bibliography."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+import yaml
+from bs4 import BeautifulSoup, Tag
+
+from ..errors import CliError
+
+#: Elements only a Distill article has; one of them must be present.
+DISTILL_MARKERS = ("d-article", "d-front-matter", "d-title")
+_DATE_FORMATS = ("%Y-%m-%d", "%b %d, %Y", "%B %d, %Y", "%d %B %Y", "%d %b %Y", "%Y/%m/%d")
+
+
+@dataclass
+class Article:
+    """A Distill article as read from SOURCE."""
+
+    root: Path
+    html_path: Path
+    soup: BeautifulSoup
+    front_matter: dict[str, Any]
+    front_matter_line: int | None
+    bibtex: str | None
+    bib_name: str
+    katex: dict[str, Any] = field(default_factory=dict)
+
+
+def locate(source: Path) -> tuple[Path, Path]:
+    """The article's folder and its HTML file, from a folder or an .html path."""
+    if source.is_dir():
+        html_path = source / "index.html"
+        if not html_path.is_file():
+            raise CliError(f"{source}: not a Distill article: the folder has no index.html")
+        return source, html_path
+    if source.is_file():
+        if source.suffix.lower() not in {".html", ".htm"}:
+            raise CliError(f"{source}: not a Distill article: expected a folder or an .html file")
+        return source.parent, source
+    raise CliError(f"{source}: no such file or folder")
+
+
+def read_article(source: Path) -> Article:
+    """Parse SOURCE; every problem is a :class:`CliError` with the file and line."""
+    root, html_path = locate(source)
+    try:
+        text = html_path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise CliError(f"{html_path}: not UTF-8 text ({error.reason})") from None
+    soup = BeautifulSoup(text, "html5lib")
+    if not any(soup.find(marker) for marker in DISTILL_MARKERS):
+        raise CliError(
+            f"{html_path}: not a Distill article: no <d-article>, <d-front-matter> or "
+            "<d-title> element"
+        )
+    front_matter, line = _front_matter(soup, html_path)
+    bibtex, bib_name = _bibliography(soup, root, html_path)
+    katex = front_matter.get("katex") if isinstance(front_matter.get("katex"), dict) else {}
+    return Article(root, html_path, soup, front_matter, line, bibtex, bib_name, katex or {})
+
+
+def _front_matter(soup: BeautifulSoup, html_path: Path) -> tuple[dict[str, Any], int | None]:
+    holder = soup.find("d-front-matter")
+    if holder is None:
+        return {}, None
+    script = holder.find("script")
+    if script is None:
+        return {}, holder.sourceline
+    kind = (script.get("type") or "text/json").lower()
+    text = script.string or ""
+    line = script.sourceline or 1
+    if "json" in kind:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise CliError(
+                f"{html_path}:{line + error.lineno - 1}: the front matter is not valid JSON: "
+                f"{error.msg} (column {error.colno}); fix the JSON in <d-front-matter>"
+            ) from None
+    else:
+        try:
+            data = yaml.safe_load(_dedent(text))
+        except yaml.YAMLError as error:
+            mark = getattr(error, "problem_mark", None)
+            where = line + mark.line if mark else line
+            raise CliError(
+                f"{html_path}:{where}: the front matter is not valid YAML; fix the YAML in "
+                "<d-front-matter>"
+            ) from None
+    if not isinstance(data, dict):
+        raise CliError(
+            f"{html_path}:{line}: the front matter must be a JSON object ({{...}}), "
+            f"not {type(data).__name__}"
+        )
+    return data, line
+
+
+def _dedent(text: str) -> str:
+    lines = [line for line in text.split("\n") if line.strip()]
+    margin = min((len(line) - len(line.lstrip()) for line in lines), default=0)
+    return "\n".join(line[margin:] for line in text.split("\n"))
+
+
+def _bibliography(soup: BeautifulSoup, root: Path, html_path: Path) -> tuple[str | None, str]:
+    element = soup.find("d-bibliography")
+    if element is None:
+        return None, "references.bib"
+    source = element.get("src")
+    if source:
+        path = (root / source).resolve()
+        if not path.is_file():
+            raise CliError(
+                f"{html_path}:{element.sourceline}: the bibliography {source!r} does not "
+                f"exist (looked for {path})"
+            )
+        try:
+            return path.read_text(encoding="utf-8"), Path(source).name
+        except UnicodeDecodeError:
+            raise CliError(f"{path}: the bibliography is not UTF-8 text") from None
+    script = element.find("script")
+    text = script.string if script is not None else element.get_text()
+    return (_dedent(text or "").strip() + "\n") if (text or "").strip() else None, "references.bib"
+
+
+def metadata(front: dict[str, Any], soup: BeautifulSoup) -> tuple[dict[str, Any], list[str]]:
+    """Our front matter from Distill's; also the keys that have no equivalent."""
+    result: dict[str, Any] = {}
+    title = front.get("title")
+    heading = soup.select_one("d-title h1")
+    if not title and heading is not None:
+        title = " ".join(heading.get_text().split())
+    if not title and soup.title is not None:
+        title = " ".join(soup.title.get_text().split())
+    if title:
+        result["title"] = str(title)
+    if front.get("description"):
+        result["description"] = str(front["description"])
+    published = front.get("published") or front.get("publishedDate")
+    if published:
+        result["published"] = _date(published)
+    if front.get("updated"):
+        result["updated"] = _date(front["updated"])
+    if front.get("doi"):
+        result["doi"] = str(front["doi"])
+    authors, affiliations = _authors(front)
+    if authors:
+        result["authors"] = authors
+    if affiliations:
+        result["affiliations"] = affiliations
+    known = {
+        "title", "description", "published", "publishedDate", "updated", "doi",
+        "authors", "affiliations", "katex",
+    }  # fmt: skip
+    return result, sorted(key for key in front if key not in known)
+
+
+def _date(value: Any) -> Any:
+    if isinstance(value, date):
+        return value
+    text = str(value).strip()
+    for pattern in _DATE_FORMATS:
+        try:
+            return datetime.strptime(text, pattern).date()
+        except ValueError:
+            continue
+    return text
+
+
+def _authors(front: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+    """Distill's author objects (``author``, ``authorURL``, ``affiliation(s)``) or v1 YAML."""
+    raw_authors = front.get("authors") or []
+    raw_affiliations = front.get("affiliations") or []
+    affiliations: list[dict[str, str]] = []
+    ids: dict[str, str] = {}
+
+    def affiliation_id(name: str, url: str | None) -> str:
+        if name not in ids:
+            ids[name] = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "affiliation"
+            entry = {"id": ids[name], "name": name}
+            if url:
+                entry["url"] = url
+            affiliations.append(entry)
+        return ids[name]
+
+    authors: list[dict[str, Any]] = []
+    for index, item in enumerate(raw_authors if isinstance(raw_authors, list) else []):
+        if isinstance(item, str):
+            authors.append({"name": item})
+            continue
+        if not isinstance(item, dict):
+            continue
+        if "author" in item or "name" in item:
+            name = item.get("author") or item.get("name")
+            url = item.get("authorURL") or item.get("url")
+        elif len(item) == 1:  # v1 YAML: "- Chris Olah: https://..."
+            name, url = next(iter(item.items()))
+        else:
+            continue
+        author: dict[str, Any] = {"name": str(name)}
+        if url:
+            author["url"] = str(url)
+        marks: list[str] = []
+        for affiliation in item.get("affiliations") or []:
+            if isinstance(affiliation, dict) and affiliation.get("name"):
+                marks.append(affiliation_id(affiliation["name"], affiliation.get("url")))
+            elif isinstance(affiliation, str):
+                marks.append(affiliation_id(affiliation, None))
+        if item.get("affiliation"):
+            marks.append(affiliation_id(str(item["affiliation"]), item.get("affiliationURL")))
+        if not marks and index < len(raw_affiliations):  # v1 YAML: parallel lists
+            parallel = raw_affiliations[index]
+            if isinstance(parallel, dict) and len(parallel) == 1:
+                affiliation_name, affiliation_url = next(iter(parallel.items()))
+                marks.append(affiliation_id(str(affiliation_name), affiliation_url))
+        if marks:
+            author["affiliations"] = list(dict.fromkeys(marks))
+        authors.append(author)
+    return authors, affiliations
+
+
+def is_tag(node: Any) -> bool:
+    return isinstance(node, Tag)
