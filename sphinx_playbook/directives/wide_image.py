@@ -33,7 +33,8 @@ BAND_LAYOUTS = ("screen", "page")
 
 class WideImageDirective(PlaybookDirective):
     subtype = PlaybookWarning.WIDE_IMAGE
-    required_arguments = 1
+    # Checked in run(): a missing path is a playbook warning, not docutils' error.
+    optional_arguments = 1
     final_argument_whitespace = True
     has_content = True
     spec: ClassVar[OptionSpec] = {
@@ -48,6 +49,9 @@ class WideImageDirective(PlaybookDirective):
 
     def run(self) -> list[nodes.Node]:
         options = self.valid_options()
+        if not self.arguments:
+            self.warn("no image given; write the image path after the directive name")
+            return []
         uri = directives.uri(self.arguments[0])
         layout = options.get("layout", "screen")
         alt = (options.get("alt") or "").strip()
