@@ -89,6 +89,11 @@ class TolerantOptionSpec(dict):
     def __missing__(self, name: str) -> Callable[[Any], Any]:
         return lambda value: UnknownOption(name)
 
+    def __bool__(self) -> bool:
+        # docutils and MyST skip option parsing for an empty spec and take the
+        # options as content; a directive without options must still report them.
+        return True
+
 
 def choice(*values: str) -> Callable[[Any], str]:
     """A converter accepting one of ``values`` (case-insensitive)."""
