@@ -72,11 +72,17 @@ class CitationDirective(PlaybookDirective):
     """``{citation}``: put the "cite this article" block here, not in the appendix."""
 
     subtype = PlaybookWarning.APPENDIX
-    has_content = False
+    # Content is accepted, then reported: a playbook warning, not docutils' error.
+    has_content = True
     spec: ClassVar[OptionSpec] = {}
 
     def run(self) -> list[nodes.Node]:
         self.valid_options()
+        if any(line.strip() for line in self.content):
+            self.warn(
+                "takes no content (the block is made from the page's metadata); "
+                "the content is ignored, remove it"
+            )
         node = component("citation-block", ["pb-citation"])
         self.set_source_info(node)
         return [node]
