@@ -13,6 +13,8 @@ from docutils import nodes
 from sphinx.domains import Domain
 from sphinx.util.docutils import SphinxRole
 
+from ..diagnostics import PlaybookWarning, warn
+
 
 class cite_ref(nodes.Inline, nodes.Element):
     """A citation of one or more keys; ``form`` is ``p`` ([1]) or ``t`` (Dao et al. [1])."""
@@ -27,6 +29,14 @@ class CiteRole(SphinxRole):
 
     def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
         keys = [key.strip() for key in self.text.split(",") if key.strip()]
+        if not keys:
+            warn(
+                f"{self.name}: no citation key given; write the keys of the .bib entries, "
+                "separated by commas, e.g. {cite}`key1,key2`",
+                PlaybookWarning.CITATION,
+                (self.env.docname, self.lineno),
+            )
+            return [], []
         node = cite_ref(self.rawtext, keys=keys, form=self.form)
         self.set_source_info(node)
         return [node], []
