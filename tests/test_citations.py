@@ -61,7 +61,14 @@ def test_latex_is_decoded():
 def test_malformed_and_non_utf8_files_report_a_line_and_keep_what_they_can():
     malformed = read_bibliography(DATA / "malformed.bib")
     assert "ok2020" in malformed.entries
-    assert malformed.problems == [(15, "syntax error in line 15: premature end of file")]
+    assert malformed.problems == [
+        (
+            15,
+            "syntax error in line 15: premature end of file; fix the BibTeX syntax at or above "
+            "this line (often an unclosed brace or a missing comma); the entries that parse "
+            "are used",
+        )
+    ]
     latin = read_bibliography(DATA / "latin1.bib")
     assert latin.problems == [(2, "the file is not UTF-8; save it as UTF-8")]
     assert list(latin.entries) == ["latin2020"]
@@ -340,7 +347,8 @@ def test_rest_roles_and_a_pages_own_bibliography(make_app, tmp_path):
     warnings = playbook_warnings(app)
     assert warnings == [
         f"{src / 'chapter' / 'own.bib'}:15: WARNING: syntax error in line 15: premature end "
-        "of file [playbook.citation]"
+        "of file; fix the BibTeX syntax at or above this line (often an unclosed brace or a "
+        "missing comma); the entries that parse are used [playbook.citation]"
     ], warnings
 
 

@@ -18,6 +18,8 @@ import pybtex.errors
 from pybtex.database import Person
 from pybtex.database.input.bibtex import Parser
 
+from ..urls import is_safe_url
+
 #: How many authors a hover card lists before "...".
 CARD_AUTHORS = 3
 
@@ -161,6 +163,11 @@ def read_bibliography(path: Path) -> Bibliography:
             found = lines.get(key, [])
             line = found[1] if len(found) > 1 else None
             message = f"the key {key!r} is defined twice; the first entry is used"
+        elif message.startswith("syntax error"):
+            message += (
+                "; fix the BibTeX syntax at or above this line (often an unclosed brace or "
+                "a missing comma); the entries that parse are used"
+            )
         result.problems.append((line, message))
     if data is None:
         return result
@@ -169,6 +176,16 @@ def read_bibliography(path: Path) -> Bibliography:
         persons = entry.persons.get("author") or entry.persons.get("editor") or []
         doi = fields.get("doi", "").strip()
         doi = re.sub(r"^(https?://(dx\.)?doi\.org/|doi:)", "", doi, flags=re.I)
+        url = fields.get("url", "").strip()
+        if url and not is_safe_url(url):
+            result.problems.append(
+                (
+                    (lines.get(key) or [None])[0],
+                    f"entry {key!r}: url {url!r} is refused: use an http(s), mailto or "
+                    "relative link; the entry is shown without it",
+                )
+            )
+            url = ""
         digest = hashlib.sha256(
             repr((entry.type, sorted(fields.items()), [str(p) for p in persons])).encode()
         ).hexdigest()[:16]
@@ -180,7 +197,7 @@ def read_bibliography(path: Path) -> Bibliography:
             year=latex_to_text(fields.get("year", "")),
             venue=_venue(fields),
             doi=doi,
-            url=fields.get("url", "").strip(),
+            url=url,
             line=(lines.get(key) or [None])[0],
             fingerprint=digest,
         )
