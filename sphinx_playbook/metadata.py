@@ -120,6 +120,8 @@ class ArticleMetadata:
     thumbnail: str | None = None
     license: str | None = None
     bibliography: tuple[str, ...] = ()
+    #: Where ``bibliography`` is written, so a missing file is reported at its line.
+    bibliography_line: int | None = None
 
     def with_defaults(self, defaults: ArticleMetadata) -> ArticleMetadata:
         """Fill every field this page left unset from ``defaults``."""
@@ -355,6 +357,7 @@ class _Reader:
             bibliography=self.strings(get("bibliography"), "bibliography")
             if get("bibliography")
             else (),
+            bibliography_line=get("bibliography").line if get("bibliography") else None,
         )
 
 
@@ -404,11 +407,19 @@ def metadata_from_config(app: Sphinx) -> ArticleMetadata:
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?\r?\n)?---[ \t]*(?:\r?\n|\Z)", re.S)
 
 
-def front_matter_fields(source: str) -> tuple[dict[str, RawField], str | None]:
+@dataclass(frozen=True)
+class FrontMatterError:
+    """Why a page's front matter cannot be read, and the file line to look at."""
+
+    message: str
+    line: int
+
+
+def front_matter_fields(source: str) -> tuple[dict[str, RawField], FrontMatterError | None]:
     """Top-level keys of a Markdown file's YAML front matter, with 1-based lines.
 
-    Returns the fields and an error message when the YAML does not parse (MyST
-    reports that itself, so the caller stays quiet about it).
+    Returns the fields and, when the front matter is not a YAML mapping, what
+    is wrong and where (MyST's own warning says neither).
     """
     match = _FRONT_MATTER.match(source)
     if not match or not match.group(1):
@@ -418,9 +429,22 @@ def front_matter_fields(source: str) -> tuple[dict[str, RawField], str | None]:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
         data = yaml.safe_load(text)
     except yaml.YAMLError as error:
-        return {}, str(error)
-    if not isinstance(data, dict) or root is None or not isinstance(root, yaml.MappingNode):
+        mark = getattr(error, "problem_mark", None)
+        problem = getattr(error, "problem", None) or "it does not parse"
+        line = mark.line + 2 if mark is not None else 2  # +1 for "---", +1 for 1-based
+        return {}, FrontMatterError(
+            f"front matter is not valid YAML ({problem}); fix the syntax, "
+            "the page is built without its front matter",
+            line,
+        )
+    if root is None:
         return {}, None
+    if not isinstance(data, dict) or not isinstance(root, yaml.MappingNode):
+        return {}, FrontMatterError(
+            f"front matter is a {type(data).__name__}, not keys and values; write one "
+            "'key: value' per line, the page is built without its front matter",
+            2,
+        )
     lines = {
         key_node.value: key_node.start_mark.line + 2  # +1 for "---", +1 for 1-based
         for key_node, _ in root.value
@@ -437,7 +461,9 @@ def _is_markdown(app: Sphinx, docname: str) -> bool:
 def _on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
     if not _is_markdown(app, docname):
         return
-    fields, _error = front_matter_fields(source[0])
+    fields, error = front_matter_fields(source[0])
+    if error is not None:
+        warn(error.message, PlaybookWarning.METADATA, (docname, error.line))
     app.env.temp_data["playbook_fields"] = fields
 
 

@@ -144,7 +144,8 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
 
 def _page_bibfiles(env: BuildEnvironment, docname: str) -> list[Path]:
     paths = []
-    for name in page_metadata(env, docname).bibliography:
+    meta = page_metadata(env, docname)
+    for name in meta.bibliography:
         _relative, absolute = env.relfn2path(name, docname)
         path = Path(absolute)
         if not path.exists():
@@ -152,7 +153,7 @@ def _page_bibfiles(env: BuildEnvironment, docname: str) -> list[Path]:
                 f"front matter key 'bibliography': {name!r} does not exist; "
                 "give a path relative to this page",
                 PlaybookWarning.CITATION,
-                (docname, None),
+                (docname, meta.bibliography_line),
             )
             continue
         paths.append(path)  # its problems are reported once, in on_env_updated
