@@ -17,8 +17,14 @@ class AsideDirective(ContentDirective):
     css_class = "pb-aside"
 
     def check(self, node: nodes.Element) -> None:
-        if any(is_component(inner, "aside") for inner in node.findall(include_self=False)):
+        inner = list(node.findall(include_self=False))
+        if any(is_component(n, "aside") for n in inner):
             self.warn("contains another aside; the inner one is shown inline in this one")
+        if any(is_component(n, "appendix") for n in inner):
+            self.warn(
+                "contains an appendix, which is moved to the end of the article; "
+                "put the appendix outside the aside"
+            )
 
 
 def register_aside(app: Sphinx) -> None:

@@ -17,6 +17,7 @@ from .base import (
     PlaybookDirective,
     choice,
     component,
+    is_component,
 )
 
 LAYOUTS = ("body", "body-outset", "page")
@@ -52,6 +53,11 @@ class SideBySideDirective(PlaybookDirective):
         if "columns" in options:
             node["columns"] = options["columns"]
         self.fill(node, options)
+        if any(is_component(inner, "wide-image") for inner in node.findall(include_self=False)):
+            self.warn(
+                "contains a wide-image, which cannot span the screen from inside a column; "
+                "move the wide-image before or after the side-by-side"
+            )
         return [node]
 
 
