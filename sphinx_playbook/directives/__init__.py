@@ -10,6 +10,7 @@ from ..theme import uses_playbook_theme
 from .aside import setup_aside
 from .figure_legend import setup_figure_legend
 from .html_nodes import setup_html_components
+from .includes import setup_include_guard
 from .layout import setup_layout
 from .side_by_side import setup_side_by_side
 from .wide_image import setup_wide_image
@@ -33,3 +34,4 @@ def setup_directives(app: Sphinx) -> None:
     setup_side_by_side(app)
     setup_layout(app)
     setup_html_components(app)
+    setup_include_guard(app)
