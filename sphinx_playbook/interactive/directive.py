@@ -117,6 +117,8 @@ class InteractiveFigureDirective(PlaybookDirective):
             self.warn(
                 f"the export {argument!r} does not exist (looked for {rel_export}); "
                 "only the static fallback is shown"
+                if rel_export != argument
+                else f"the export {argument!r} does not exist; only the static fallback is shown"
             )
             return [figure]
         self.env.note_dependency(abs_export)
@@ -164,11 +166,13 @@ class InteractiveFigureDirective(PlaybookDirective):
         fallback = options.get("fallback")
         if fallback is None:
             stem = re.sub(r"\.html?$", "", argument, flags=re.IGNORECASE)
-            for suffix in FALLBACK_SUFFIXES:
-                candidate = stem + suffix
-                if Path(self.env.relfn2path(candidate, self.env.docname)[1]).is_file():
-                    fallback = candidate
-                    break
+            found = [
+                stem + suffix
+                for suffix in FALLBACK_SUFFIXES
+                if Path(self.env.relfn2path(stem + suffix, self.env.docname)[1]).is_file()
+            ]
+            # Several formats: let each builder pick (SVG for HTML, PNG for LaTeX).
+            fallback = (stem + ".*") if len(found) > 1 else (found[0] if found else None)
         elif not Path(self.env.relfn2path(fallback, self.env.docname)[1]).is_file():
             self.warn(f":fallback: {fallback!r} does not exist; the alt text is shown instead")
             fallback = None

@@ -216,8 +216,7 @@ class InteractiveFrames(SphinxPostTransform):
     formats = ("html",)
 
     def is_supported(self) -> bool:
-        # EPUB readers get the static figure: no frames, no scripts.
-        return super().is_supported() and not self.app.builder.name.startswith("epub")
+        return super().is_supported() and getattr(self.env, "playbook_frames", False)
 
     def run(self, **kwargs: Any) -> None:
         for figure in list(self.document.findall(lambda n: is_component(n, COMPONENT_NAME))):
@@ -262,7 +261,15 @@ def _write_shared_files(app: Sphinx, exception: Exception | None) -> None:
     shutil.copyfile(LOADER_SOURCE, static / LOADER)
 
 
+def _note_builder(app: Sphinx) -> None:
+    """Frames for the HTML page builders; EPUB readers get the static figure (no scripts)."""
+    app.env.playbook_frames = app.builder.format == "html" and not app.builder.name.startswith(
+        "epub"
+    )
+
+
 def setup_html(app: Sphinx) -> None:
+    app.connect("builder-inited", _note_builder)
     app.add_node(interactive_frame, html=(visit_interactive_frame, depart_interactive_frame))
     app.add_post_transform(InteractiveFrames)
     app.connect("html-page-context", _add_loader)
