@@ -23,7 +23,7 @@ from sphinx_playbook.interactive.exports import read_export
 
 ROOT = ROOTS / "test-interactive"
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
-FIGURE_IDS = ("fig-bar", "fig-scatter", "fig-fragment", "fig-sandbox", "fig-snippet")
+FIGURE_IDS = ("fig-bar", "fig-scatter", "fig-fragment", "fig-snippet")
 
 
 def copy_root_with_exports(target: Path) -> Path:
@@ -81,7 +81,10 @@ def html(builds):
 
 @pytest.fixture(scope="module")
 def page(html) -> BeautifulSoup:
-    return read_html(html, "index")
+    """index.md, with every figure of sandbox.md appended (one soup to search by id)."""
+    soup = read_html(html, "index")
+    soup.body.append(read_html(html, "sandbox").find(id="fig-sandbox"))
+    return soup
 
 
 def frame_of(soup: BeautifulSoup, figure_id: str):
@@ -101,7 +104,7 @@ def test_the_build_is_clean(html):
 
 def test_each_figure_is_numbered_and_referenced(page):
     numbers = [page.find(id=i).select_one(".caption-number").text.strip() for i in FIGURE_IDS]
-    assert numbers == [f"Figure {n}" for n in range(1, 6)]
+    assert numbers == [f"Figure {n}" for n in range(1, 5)]
     references = [a.get_text(strip=True) for a in page.select("p a.reference")][:2]
     assert references == ["Figure 1", "Figure 2"]
     bar = page.find(id="fig-bar")
@@ -154,7 +157,10 @@ def test_plotly_js_is_one_shared_file_loaded_only_inside_frames(page, html):
 
 
 def test_the_box_is_reserved_from_the_export_or_the_options(page):
-    styles = {i: page.find(id=i).select_one(".pb-interactive__frame")["style"] for i in FIGURE_IDS}
+    styles = {
+        i: page.find(id=i).select_one(".pb-interactive__frame")["style"]
+        for i in (*FIGURE_IDS, "fig-sandbox")
+    }
     assert "aspect-ratio: 800 / 500;" in styles["fig-bar"]  # Plotly layout.width/height
     assert "aspect-ratio: 4 / 3;" in styles["fig-scatter"]  # :aspect-ratio:
     assert styles["fig-fragment"] == "height: 420px;"  # :height:
@@ -193,7 +199,7 @@ def test_fallbacks_follow_the_frame_and_fill_the_frame_without_javascript(page, 
 def test_narrow_modes_are_classes_the_css_reads(page):
     modes = {
         i: [c for c in page.find(id=i)["class"] if c.startswith("pb-interactive--")]
-        for i in FIGURE_IDS
+        for i in (*FIGURE_IDS, "fig-sandbox")
     }
     assert modes == {
         "fig-bar": ["pb-interactive--narrow-image"],
