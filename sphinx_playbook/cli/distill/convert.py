@@ -793,7 +793,14 @@ class Converter:
         options = {"alt": " ".join(alt.split())}
         if fallback:
             options["fallback"] = fallback
-        else:
+        elif not _has_size(self.article.root / path):
+            options["aspect-ratio"] = "16/9"
+            self.report.doubt(
+                "fragment",
+                element.sourceline,
+                f"{path} gives no size: a 16:9 box is reserved; set :aspect-ratio: to its shape",
+            )
+        if not fallback:
             self.report.doubt(
                 "fragment",
                 element.sourceline,
@@ -842,6 +849,8 @@ class Converter:
         for child in children:
             if isinstance(child, NavigableString):
                 blocks = [self.paragraph([child])]
+            elif _column_wrapper(child):
+                blocks = [self.label(child) + "\n\n".join(self.blocks(child.children))]
             else:
                 blocks = self.blocks([child])
             blocks = [b for b in blocks if b.strip()]
@@ -1089,6 +1098,31 @@ def _lexable(language: str, code: str) -> str | None:
     return language.lower()
 
 
+_COLUMN_STYLES = {"flex", "flex-grow", "flex-shrink", "flex-basis", "width", "min-width",
+                  "max-width", "grid-column", "grid-row", "min-height"}  # fmt: skip
+
+
+def _column_wrapper(node: Tag) -> bool:
+    """A grid or flex item that only sizes its column (its size is in :columns:)."""
+    return (
+        node.name in UNWRAP
+        and not node.get("class")
+        and not (node.get("id") or "").startswith("fragment-")
+        and set(_style(node)) <= _COLUMN_STYLES
+    )
+
+
+def _has_size(path: Path) -> bool:
+    """Whether a fragment states its size (width and height attributes or style)."""
+    try:
+        html = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    attributes = re.search(r'\bwidth="\d+(?:px)?"[^>]*\bheight="\d+(?:px)?"', html)
+    style = re.search(r"width:\s*\d+px;\s*height:\s*\d+px", html)
+    return bool(attributes or style)
+
+
 def _only_image(tags: list[Tag]) -> Tag | None:
     """The single <img> of a figure, possibly wrapped in a link-less <p>/<div>/<picture>."""
     if len(tags) != 1:
@@ -1126,7 +1160,7 @@ def _full_bleed_classes(soup: Any) -> set[str]:
     """Classes whose CSS (in the page's <style>) makes an element span the window."""
     classes: set[str] = set()
     for style in soup.find_all("style"):
-        css = style.get_text()
+        css = style.string or ""
         for selectors, body in re.findall(r"([^{}]+)\{([^{}]*)\}", css):
             rule = " ".join(body.split()).lower()
             if re.search(
