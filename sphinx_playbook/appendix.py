@@ -22,9 +22,10 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.nodes import nested_parse_with_titles
 
 from .config import read_config
-from .diagnostics import PlaybookWarning
+from .diagnostics import PlaybookWarning, warn
 from .directives.base import OptionSpec, PlaybookDirective, component, is_component
 from .scholarly import article_citation, article_metadata
+from .urls import is_safe_url
 
 #: Licences a reader may know by name: (title, URL).
 KNOWN_LICENSES = {
@@ -213,8 +214,8 @@ class BuildAppendix(SphinxPostTransform):
     def _updates(self, docname: str) -> nodes.section | None:
         config = read_config(self.config)
         repository = (config.repository_url or "").rstrip("/")
-        if not repository:
-            return None
+        if not repository or not is_safe_url(repository):
+            return None  # an unsafe URL is reported once, by _check_repository_url
         source = Path(self.env.doc2path(docname))
         root = _repository_root(source)
         path = source.relative_to(root).as_posix() if root else source.name
@@ -266,6 +267,17 @@ def _note_builder(app: Sphinx) -> None:
     app.env.playbook_builder_name = app.builder.name
 
 
+def _check_repository_url(app: Sphinx) -> None:
+    """The "Updates and corrections" links start with this URL: refuse what is not a link."""
+    repository = read_config(app.config).repository_url
+    if repository and not is_safe_url(repository):
+        warn(
+            f"conf.py: playbook_repository_url = {repository!r} is refused: use an https "
+            "link to the repository; the appendix leaves out its 'Updates and corrections' part",
+            PlaybookWarning.CONFIG,
+        )
+
+
 def setup_appendix(app: Sphinx) -> None:
     app.add_directive("appendix", AppendixDirective)
     app.add_directive("citation", CitationDirective)
@@ -273,3 +285,4 @@ def setup_appendix(app: Sphinx) -> None:
     app.add_node(fn_card, html=(visit_fn_card, depart_fn_card))
     app.add_post_transform(BuildAppendix)
     app.connect("builder-inited", _note_builder)
+    app.connect("builder-inited", _check_repository_url)
