@@ -497,19 +497,31 @@ def _split_list(text: str) -> list[str]:
     return [part.strip() for part in text.split(separator) if part.strip()]
 
 
+#: reST docinfo keys holding lists or mappings, where broken YAML cannot be read as text.
+_STRUCTURED_KEYS = frozenset({"authors", "author", "affiliations", "bibliography"})
+
+
 def rest_field_value(key: str, text: str) -> Any:
     """The structured value of a reST docinfo field given as a simple string.
 
     ``authors``: ``Name <url> [affiliation, ...]`` entries separated by ``;``;
     ``affiliations``: ``Name <url>`` entries separated by ``;``; a value that
-    starts with ``[`` or ``{`` is read as YAML for full control.
+    starts with ``[`` or ``{`` is read as YAML for full control; for the keys
+    in :data:`_STRUCTURED_KEYS`, invalid YAML raises ``ValueError`` (the message
+    says what to fix).
     """
     stripped = text.strip()
     if stripped[:1] in "[{":
         try:
             return yaml.safe_load(stripped)
-        except yaml.YAMLError:
-            return stripped
+        except yaml.YAMLError as error:
+            if key not in _STRUCTURED_KEYS:
+                return stripped  # "[Draft] A title" is text
+            problem = getattr(error, "problem", None) or "it does not parse"
+            raise ValueError(
+                f"{stripped!r} starts like YAML but is not valid YAML ({problem}); fix it, or "
+                "write the simple form, e.g. 'Jane Doe <https://jane.example> [lab]; John Smith'"
+            ) from error
     if key in ("authors", "author"):
         return [
             _rest_author(part)
@@ -548,10 +560,14 @@ class ReadDocinfoFields(Transform):
         fields: dict[str, RawField] = {}
         for field_node in candidate.findall(nodes.field):
             name = field_node[0].astext().strip().lower()
-            fields[name] = RawField(
-                rest_field_value(name, field_node[1].astext()),
-                field_node.line or candidate.line,
-            )
+            line = field_node.line or candidate.line
+            try:
+                value = rest_field_value(name, field_node[1].astext())
+            except ValueError as error:
+                location = (env.docname, line)
+                warn(f"docinfo key {name!r}: {error}", PlaybookWarning.METADATA, location)
+                continue
+            fields[name] = RawField(value, line)
         env.temp_data["playbook_fields"] = fields
 
 
