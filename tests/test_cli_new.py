@@ -32,13 +32,11 @@ def projects(tmp_path_factory) -> dict[str, dict]:
                 "--format", source_format,
             ]
         )  # fmt: skip
-        builds = {
-            builder: build_main(
-                ["-W", "-q", "-b", builder, "-d", str(root / "_build" / f"doctrees-{builder}"),
-                 str(root), str(root / "_build" / builder)]
-            )  # fmt: skip
-            for builder in BUILDERS
-        }
+        builds = {}
+        for builder in BUILDERS:
+            doctrees = root / "_build" / f"doctrees-{builder}"
+            arguments = ["-W", "-q", "-b", builder, "-d", str(doctrees)]
+            builds[builder] = build_main([*arguments, str(root), str(root / "_build" / builder)])
         results[source_format] = {"root": root, "code": code, "builds": builds}
     return results
 
