@@ -192,10 +192,26 @@
     document.addEventListener("keydown", (event) => {
       if (event.key !== "Escape") return;
       for (const cite of document.querySelectorAll(".pb-cite:hover, .pb-cite:focus-within, .pb-cite[data-open]")) {
+        // Focus in the card would be lost as it hides: back to the number.
+        if (cite.querySelector(".pb-card:focus-within")) cite.querySelector("a")?.focus();
         cite.setAttribute("data-dismissed", "");
         cite.removeAttribute("data-open");
       }
     });
+  }
+
+  /* A box that scrolls sideways (a long code line, wide math or table) takes focus,
+     so the keyboard can scroll it; re-checked when the width changes. */
+  function setUpScrollers() {
+    const boxes = document.querySelectorAll(".pb-body :is(pre, div.math, .math-wrapper, .pst-scrollable-table-container)");
+    const mark = () => {
+      for (const box of boxes) {
+        if (box.scrollWidth > box.clientWidth) box.tabIndex = 0;
+        else box.removeAttribute("tabindex");
+      }
+    };
+    mark();
+    addEventListener("resize", () => requestAnimationFrame(mark), { passive: true });
   }
 
   /* pydata-sphinx-theme's announcement option given as a URL. */
@@ -220,5 +236,6 @@
   setUpMenus();
   setUpCopyButtons();
   setUpCards();
+  setUpScrollers();
   loadAnnouncement();
 })();
