@@ -8,6 +8,7 @@ the page Sphinx wrote. Neither side is a snapshot of our own output.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import textwrap
@@ -404,3 +405,25 @@ def test_source_missing(tmp_path, capsys):
     assert _fails(["import-distill", str(missing), str(tmp_path / "o")], capsys) == (
         f"sphinx-playbook: error: {missing}: no such file or folder"
     )
+
+
+def test_progress_bar_only_on_a_terminal():
+    from sphinx_playbook.cli.progress import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal()
+    bar = Progress(terminal, 4, "converting")
+    bar.step(2)
+    bar.finish()
+    assert terminal.getvalue() == (
+        "\rconverting [" + "#" * 15 + "-" * 15 + "] 2/4"
+        "\rconverting [" + "#" * 30 + "] 4/4\n"
+    )
+    plain = io.StringIO()
+    bar = Progress(plain, 4, "converting")
+    bar.step(2)
+    bar.finish()
+    assert plain.getvalue() == "converting: 4 blocks\n"

@@ -18,6 +18,7 @@ from .source import metadata, read_article
 CONF_TEMPLATE = '''"""Sphinx configuration written by ``sphinx-playbook import-distill``."""
 
 project = {project!r}
+html_title = project
 extensions = ["sphinx_playbook"]
 html_theme = "sphinx_playbook"
 exclude_patterns = ["_build"]
