@@ -113,7 +113,8 @@ class Converter:
         self.progress = progress or (lambda done: None)
         self.footnotes: list[str] = []
         self.labels: set[str] = set()
-        self.links: list[tuple[str, str, str]] = []  # (target id, inline text, plain text)
+        #: (target id, inline text, plain text, source line) of each link to #id
+        self.links: list[tuple[str, str, str, int | None]] = []
         self.nesting = 0
         self.heading_level = 1
         self.consumed: set[int] = set()
@@ -184,11 +185,11 @@ class Converter:
         """Internal links: ``{ref}`` when the target became a label, raw HTML otherwise."""
 
         def replace(match: re.Match[str]) -> str:
-            target, inline, plain = self.links[int(match.group(1))]
+            target, inline, plain, line = self.links[int(match.group(1))]
             if target.lower() in self.labels and not re.search(r"[<>`]", plain):
                 return f"{{ref}}`{plain} <{target.lower()}>`"
             self.report.doubt(
-                "link", None, f"the link to #{target} points to nothing the import labelled"
+                "link", line, f"the link to #{target} points to nothing the import labelled"
             )
             return f'<a href="#{target}">{inline}</a>'
 
@@ -593,9 +594,8 @@ class Converter:
     def block_math(self, node: Tag) -> str:
         tex = _tex(node.get_text())
         self.report.done("d-math (block)")
-        name = self.label_name(node)
-        suffix = f" ({name.lower()})" if name else ""
-        return f"$$\n{tex}\n$${suffix}"
+        # A label (not dollarmath's equation label) so {ref} links keep their text.
+        return f"{self.label(node)}$$\n{tex}\n$$"
 
     def block_aside(self, node: Tag) -> str:
         self.report.done("aside")
@@ -994,7 +994,7 @@ class Converter:
         self.report.done("link")
         if href.startswith("#"):
             plain = md.collapse(node.get_text()).strip()
-            self.links.append((unquote(href[1:]), inner, plain))
+            self.links.append((unquote(href[1:]), inner, plain, node.sourceline))
             return _LINK.format(len(self.links) - 1)
         scheme = urlsplit(href).scheme.lower()
         if scheme in {"http", "https", "mailto", "ftp"}:
