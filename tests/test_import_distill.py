@@ -17,6 +17,8 @@ from pathlib import Path, PurePosixPath
 import pytest
 from bs4 import BeautifulSoup, Comment, NavigableString, Tag
 from docutils.nodes import make_id
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from markdown_it.renderer import RendererHTML
 from myst_parser.config.main import MdParserConfig
 from myst_parser.parsers.mdit import create_md_parser
@@ -427,3 +429,28 @@ def test_progress_bar_only_on_a_terminal():
     bar.step(2)
     bar.finish()
     assert plain.getvalue() == "converting: 4 blocks\n"
+
+
+_MYST = create_md_parser(
+    MdParserConfig(enable_extensions={"colon_fence", "attrs_block", "dollarmath"}), RendererHTML
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(
+        alphabet=st.sampled_from(list("ab1 .)*_`[]()<>!$&#;{}|~\\%:+-=^\"'\n")), min_size=1
+    )
+)
+def test_escaped_text_reads_as_itself(text):
+    """Whatever characters a paragraph holds, MyST reads them back as that text, no markup."""
+    from sphinx_playbook.cli.distill import markdown as md
+
+    expected = md.collapse(text).strip()
+    assume(expected)
+    written = md.escape_line_starts(md.escape(expected))
+    tokens = _MYST.parse(written)
+    assert [t.type for t in tokens] == ["paragraph_open", "inline", "paragraph_close"]
+    children = tokens[1].children
+    assert {child.type for child in children} <= {"text", "text_special", "softbreak"}
+    assert "".join(child.content for child in children) == expected
