@@ -212,7 +212,7 @@ def test_narrow_modes_are_classes_the_css_reads(page):
 
 def test_the_inline_loader_is_small_and_only_on_pages_with_inline_figures(html):
     loader = Path(html.outdir, "_static", "sphinx-playbook-interactive.js")
-    assert loader.stat().st_size < 1200
+    assert loader.stat().st_size <= 1024
     rest = read_html(html, "rest")
     assert not [s for s in rest.find_all("script", src=True) if "interactive" in s["src"]]
 

@@ -31,7 +31,10 @@ from .libraries import STATIC_SUBDIR, library_filename, library_source, write_li
 
 #: Where the figures' own pages are written, relative to the output root.
 FRAMES_DIR = "_interactive"
-#: The ``:isolation: inline`` loader, copied to ``_static/``.
+#: The ``:isolation: inline`` loader (under 1 KB, so its comments are here),
+#: copied to ``_static/``; it fetches a figure's page when it nears the viewport, moves
+#: the page's plot and scripts into the box, and runs the scripts in order, each
+#: library once.
 LOADER = "sphinx-playbook-interactive.js"
 LOADER_SOURCE = Path(__file__).parent / "static" / LOADER
 
