@@ -187,6 +187,9 @@ def _authors(front: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str
             if url:
                 entry["url"] = url
             affiliations.append(entry)
+        elif url:  # the same affiliation named again, this time with its URL
+            entry = next(a for a in affiliations if a["id"] == ids[name])
+            entry.setdefault("url", url)
         return ids[name]
 
     authors: list[dict[str, Any]] = []
