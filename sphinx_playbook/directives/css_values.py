@@ -19,25 +19,26 @@ _TRACK = re.compile(rf"(?:{_NUMBER}(?:fr|px|em|rem|%|ch|vw)|auto|min-content|max
 _TRACK_FUNCTION = re.compile(r"(?:minmax|fit-content|repeat)\(")
 
 
-def length(value: str) -> str:
+def length(value: str | None) -> str:
     """A width such as ``1200px``, ``80%``, ``40rem``; a bare number means px."""
-    text = value.strip()
+    # None: the option was given without a value (or MyST read "#..." as a comment).
+    text = (value or "").strip()
     if not _LENGTH.match(text):
         raise ValueError("expected a length such as 1200px, 80% or 40rem")
     return f"{text}px" if re.fullmatch(_NUMBER, text) else text
 
 
-def color(value: str) -> str:
+def color(value: str | None) -> str:
     """A CSS colour: a name, #hex, or rgb()/hsl()/oklch()... with plain numbers."""
-    text = value.strip()
+    text = (value or "").strip()
     if _HEX.match(text) or _NAMED.match(text) or _FUNCTION_COLOR.match(text.lower()):
         return text
     raise ValueError("expected a CSS colour such as white, #f5f5f5 or rgb(245 245 245)")
 
 
-def track_list(value: str) -> str:
+def track_list(value: str | None) -> str:
     """A grid track list such as ``1fr 2fr`` or ``repeat(3, minmax(0, 1fr))``."""
-    text = " ".join(value.split())
+    text = " ".join((value or "").split())
     if not text:
         raise ValueError("expected column sizes such as 1fr 1fr")
     remainder = _TRACK_FUNCTION.sub(" ", text)
