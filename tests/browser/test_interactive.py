@@ -252,3 +252,12 @@ def test_page_css_cannot_break_a_framed_figure(open_page):
     for figure_id in IFRAME_FIGURES:
         drawn = wait_drawn(page, figure_id)
         assert drawn["plot"][2] > 200 and drawn["plot"][3] > 100, figure_id
+
+
+def test_print_shows_the_fallbacks_instead_of_the_frames(open_page):
+    page, _, _ = open_page("html", "index", 1440)
+    page.emulate_media(media="print")
+    for figure_id in ALL_FIGURES:
+        figure = page.locator(f"#{figure_id}")
+        assert figure.locator(".pb-interactive__fallback").is_visible(), figure_id
+        assert not figure.locator(".pb-interactive__frame").is_visible(), figure_id
