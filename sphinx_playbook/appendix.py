@@ -155,7 +155,10 @@ class BuildAppendix(SphinxPostTransform):
         placed = list(self.document.findall(lambda n: is_component(n, "citation-block")))
         if placed:
             for node in placed:
-                node.replace_self(copy.deepcopy(citation) if citation else [])
+                if citation:
+                    node.replace_self(copy.deepcopy(citation))
+                else:  # no published date: nothing to cite (replace_self([]) would fail)
+                    node.parent.remove(node)
         elif citation is not None:
             parts.append(_titled(_("Citation"), *citation, name="citation"))
 
