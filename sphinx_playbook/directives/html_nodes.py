@@ -105,7 +105,9 @@ class PlaybookHtmlComponents(SphinxPostTransform):
         if node.get("max_width"):
             style["--pb-band-max"] = node["max_width"]
         band = self._replace(node, band_node, style=_style(style))
-        for image in list(band.findall(nodes.image)):
+        # The band's own image only: an image in the legend stays inline (a <div>
+        # strip inside the caption's <p> would be invalid HTML).
+        for image in list(band.findall(nodes.image))[:1]:
             sized = image if isinstance(image, sized_image) else to_sized_image(image)
             shown = sized.parent if isinstance(sized.parent, nodes.reference) else sized
             strip = band_strip("", classes=["pb-wide-image__strip"])
