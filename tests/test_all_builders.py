@@ -33,6 +33,7 @@ ALL_BUILDERS = (
 #: on purpose; their pages are built by the bad-input corpus).
 MORE_CLEAN_ROOTS = ("appendix-rst",)
 DOCS_BUILDERS_NOT_IN_TEST_BUILDERS = ("man", "texinfo", "xml")
+OTHER_THEMES = ("alabaster", "pydata_sphinx_theme")
 
 
 def _build(srcdir: Path, builder: str, outdir: Path, **overrides) -> tuple[str, Path]:
@@ -73,7 +74,7 @@ def test_docs_build_with_warnings_as_errors(tmp_path, builder):
     assert result.returncode == 0, result.stderr
 
 
-@pytest.mark.parametrize("theme", ["alabaster", "pydata_sphinx_theme"])
+@pytest.mark.parametrize("theme", OTHER_THEMES)
 @pytest.mark.parametrize("root", ["directives-myst", "article-myst"])
 def test_other_themes_show_the_content(tmp_path, theme, root):
     warnings, outdir = _build(ROOTS / f"test-{root}", "html", tmp_path, html_theme=theme)
