@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sphinx.application import Sphinx
+from sphinx.util.fileutil import copy_asset_file
 
 from ..theme import uses_playbook_theme
 from .aside import setup_aside
@@ -18,16 +19,33 @@ from .wide_image import setup_wide_image
 STATIC_DIR = Path(__file__).parent.parent / "static"
 
 
+FALLBACK_CSS = "sphinx-playbook-components.css"
+
+
+def _needs_fallback_css(app: Sphinx) -> bool:
+    return app.builder.format == "html" and not uses_playbook_theme(app)
+
+
 def _add_fallback_css(app: Sphinx) -> None:
-    """Under other HTML themes, ship the CSS the directives need (ours has it built in)."""
-    if app.builder.format != "html" or uses_playbook_theme(app):
-        return
-    app.config.html_static_path.append(str(STATIC_DIR))
-    app.add_css_file("sphinx-playbook-components.css")
+    """Under other HTML themes, link the CSS the directives need (ours has it built in)."""
+    if _needs_fallback_css(app):
+        app.add_css_file(FALLBACK_CSS)
+
+
+def _copy_fallback_css(app: Sphinx) -> list:
+    """Copy the file into _static while the builder finishes (epub still packs it).
+
+    Appending to ``html_static_path`` instead changed the configuration Sphinx
+    compares between builds, so every incremental build re-read every page.
+    """
+    if _needs_fallback_css(app):
+        copy_asset_file(STATIC_DIR / FALLBACK_CSS, Path(app.outdir, "_static"))
+    return []
 
 
 def setup_directives(app: Sphinx) -> None:
     app.connect("builder-inited", _add_fallback_css)
+    app.connect("html-collect-pages", _copy_fallback_css)
     setup_aside(app)
     setup_figure_legend(app)
     setup_wide_image(app)
