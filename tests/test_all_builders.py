@@ -87,3 +87,25 @@ def test_other_themes_show_the_content(tmp_path, theme, root):
         assert body.select_one(".pb-side-by-side")["style"].startswith("--pb-columns:")
         stylesheets = [link["href"] for link in page.select('link[rel="stylesheet"]')]
         assert any("sphinx-playbook-components.css" in href for href in stylesheets)
+
+
+#: Roots that warn on purpose, and what their warnings are: with those types
+#: suppressed, every builder must finish without any other warning.
+ROOTS_BAD_ON_PURPOSE = {
+    "directives-bad": ["playbook", "image.not_readable"],
+    "metadata-bad": ["playbook"],
+    "citations": ["playbook"],
+    "math": ["playbook"],
+}
+
+
+@pytest.mark.parametrize("builder", ALL_BUILDERS)
+@pytest.mark.parametrize("root", sorted(ROOTS_BAD_ON_PURPOSE))
+def test_roots_bad_on_purpose_warn_only_on_purpose(tmp_path, root, builder):
+    warnings, _outdir = _build(
+        ROOTS / f"test-{root}",
+        builder,
+        tmp_path,
+        suppress_warnings=ROOTS_BAD_ON_PURPOSE[root],
+    )
+    assert warnings == ""
