@@ -15,6 +15,7 @@ from .citations import setup_citations
 from .config import add_config_values
 from .directives import setup_directives
 from .images import setup_images
+from .interactive import setup_interactive
 from .math import setup_math
 from .metadata import setup_metadata
 from .theme import setup_theme
@@ -68,5 +69,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_citations(app, config_inited=config_inited)
     setup_appendix(app)
     setup_math(app, config_inited=config_inited)
+    setup_interactive(app)
     app.add_post_transform(LiftArticleTitle)
     return metadata

@@ -45,6 +45,8 @@ class PlaybookWarning(Enum):
     """An ``interactive-figure``: missing file, bad option, remote script, no fallback."""
     CITATION = "citation"
     """An unknown citation key, or a .bib file that is missing or malformed."""
+    INCLUDE = "include"
+    """A Markdown file that includes itself, directly or through others."""
 
     @property
     def qualified(self) -> str:

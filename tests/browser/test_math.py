@@ -1,0 +1,125 @@
+"""Math in the browser: drawn with JavaScript off, from subset fonts, within its budget.
+
+The corpus page holds every formula of tests/data/math/corpus.tex. Its fonts are
+cut down to the glyphs the site draws; a screenshot of the page with KaTeX's full
+fonts swapped in must be identical, pixel for pixel, which proves no glyph was
+lost (a missing one falls back to another font and shows).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, Route
+from test_math import CORPUS, KATEX_FONTS, read_corpus
+
+from .conftest import _build
+
+pytestmark = pytest.mark.browser
+
+CORPUS_PAGE = "math-corpus/index.html"
+PLAIN_PAGE = "math-corpus/plain.html"
+#: Budget from the math issue: KaTeX's CSS and fonts for a page of ~250 formulas.
+MATH_BUDGET_GZIP = 35 * 1024
+
+
+@pytest.fixture(scope="module")
+def corpus_site(site_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The formula corpus as a one-article site, plus a page with no math."""
+    source = tmp_path_factory.mktemp("math-corpus")
+    macros = json.loads((CORPUS / "macros.json").read_text(encoding="utf-8"))
+    (source / "conf.py").write_text(
+        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\n'
+        f'project = "Math corpus"\nplaybook_math_macros = {macros!r}\n',
+        encoding="utf-8",
+    )
+    blocks = ["# Formula corpus", ""]
+    for number, (tex, display) in enumerate(read_corpus(), start=1):
+        if display:
+            blocks += [f"Display formula {number}:", "", "$$", tex, "$$", ""]
+        else:
+            blocks += [f"Inline formula {number}: ${tex}$ in a sentence.", ""]
+    blocks += ["```{toctree}", ":hidden:", "", "plain", "```"]
+    (source / "index.md").write_text("\n".join(blocks), encoding="utf-8")
+    (source / "plain.md").write_text("# No math\n\nJust words.\n", encoding="utf-8")
+    _build(source, site_dir / "math-corpus")
+
+
+def _record(page: Page) -> list:
+    responses: list = []
+    page.on("response", lambda response: responses.append(response))
+    return responses
+
+
+def _transfer_size(response) -> int:
+    """Bytes on the wire from a server that compresses text: gzip for CSS, fonts as they are."""
+    body = response.body()
+    return len(body) if response.url.endswith(".woff2") else len(gzip.compress(body, 6))
+
+
+def test_math_costs_nothing_on_a_page_without_it(corpus_site, page_at, site_url):
+    page = page_at(1440, path=None)
+    responses = _record(page)
+    page.goto(site_url + PLAIN_PAGE, wait_until="networkidle")
+    assert [r.url for r in responses if "/katex/" in r.url] == []
+
+
+def test_the_corpus_page_stays_within_the_math_budget(corpus_site, page_at, site_url):
+    page = page_at(1440, javascript=False, path=None)
+    responses = _record(page)
+    page.goto(site_url + CORPUS_PAGE, wait_until="networkidle")
+    page.evaluate("document.fonts.ready")
+    math = [r for r in responses if "/_static/katex/" in r.url]
+    assert any(r.url.endswith("katex.css") for r in math)
+    fonts = [r for r in math if r.url.endswith(".woff2")]
+    assert len(fonts) >= 5, "the corpus draws with several KaTeX faces"
+    total = sum(_transfer_size(r) for r in math)
+    assert total <= MATH_BUDGET_GZIP, {r.url.rsplit("/", 1)[-1]: _transfer_size(r) for r in math}
+    assert all(r.url.startswith(site_url) for r in responses), "nothing from another origin"
+
+
+def _full_fonts(route: Route) -> None:
+    name = route.request.url.rsplit("/", 1)[-1]
+    route.fulfill(body=(KATEX_FONTS / name).read_bytes(), content_type="font/woff2")
+
+
+def _shot(page: Page, url: str, full_fonts: bool) -> bytes:
+    if full_fonts:
+        page.route("**/_static/katex/fonts/*.woff2", _full_fonts)
+    page.goto(url, wait_until="networkidle")
+    page.evaluate("document.fonts.ready")
+    return page.locator(".pb-body").screenshot()
+
+
+def test_subset_fonts_draw_exactly_what_the_full_fonts_draw(corpus_site, page_at, site_url):
+    """With JavaScript off: the build-time markup is the whole rendering."""
+    subset = _shot(page_at(1440, javascript=False, path=None), site_url + CORPUS_PAGE, False)
+    full = _shot(page_at(1440, javascript=False, path=None), site_url + CORPUS_PAGE, True)
+    assert len(subset) > 50_000, "the screenshot shows the formulas"
+    assert subset == full, "a formula draws differently with the subset fonts"
+
+
+def test_display_math_sits_left_with_an_indent_and_never_overflows(
+    corpus_site, page_at, site_url
+):
+    page = page_at(1440, path=CORPUS_PAGE)
+    offsets = page.evaluate(
+        """() => [...document.querySelectorAll('.pb-math-display')].slice(0, 5).map(d => {
+            const text = d.previousElementSibling.getBoundingClientRect().left;
+            const formula = d.querySelector('.katex-display > .katex');
+            const em = parseFloat(getComputedStyle(formula).fontSize);
+            const drawn = formula.querySelector('.katex-html').getBoundingClientRect().left;
+            return (drawn - text) / em;
+        })"""
+    )
+    assert offsets and all(0.9 < offset < 1.1 for offset in offsets), offsets
+    phone = page_at(390, path=CORPUS_PAGE)
+    widths = phone.evaluate(
+        """() => ({page: document.documentElement.scrollWidth,
+                  wrappers: Math.max(...[...document.querySelectorAll('.math-wrapper')]
+                                     .map(w => w.getBoundingClientRect().right))})"""
+    )
+    assert widths["page"] <= 390 and widths["wrappers"] <= 390, widths
