@@ -93,7 +93,6 @@ class JoinFigureLegends(SphinxTransform):
     def _join(self, legend: nodes.Element) -> None:
         previous = _previous_block(legend)
         block = _figure_like(previous) if previous is not None else None
-        caption, rest = _caption_and_legend(legend)
         if block is None:
             # Stands alone: keep the legend block, styled as a legend.
             if previous is None or isinstance(previous, nodes.title):
@@ -105,6 +104,9 @@ class JoinFigureLegends(SphinxTransform):
                     legend,
                 )
             return
+        # Only now: the caption takes the legend's nodes (their parent changes), so a
+        # legend that stays must keep them, or later transforms edit detached copies.
+        caption, rest = _caption_and_legend(legend)
         classes = [c for c in legend["classes"] if c != "pb-figure-legend"]
         if is_component(block, "wide-image"):
             block = next(iter(block.findall(nodes.figure)))

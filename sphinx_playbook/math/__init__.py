@@ -196,8 +196,15 @@ def _write_assets(app: Sphinx, library: Library) -> None:
     target.mkdir(parents=True, exist_ok=True)
     css = (library.folder / library.stylesheet).read_text(encoding="utf-8")
     css = _LEGACY_FONT_SOURCES.sub("", css) + _ALIGN_CSS
+    licence = (library.folder / "LICENSE").read_text(encoding="utf-8")
+    if app.builder.name.startswith("epub"):
+        # An EPUB may only hold files of its core media types: no .txt, and woff2 is
+        # one Sphinx's table lacks. The licence travels inside the stylesheet instead.
+        app.builder.media_types = {**app.builder.media_types, ".woff2": "font/woff2"}
+        css = "/*! " + licence.replace("*/", "* /") + " */\n" + css
+    else:
+        (target / "LICENSE.txt").write_text(licence, encoding="utf-8")
     (target / f"{library.name}.css").write_text(css, encoding="utf-8")
-    shutil.copy(library.folder / "LICENSE", target / "LICENSE.txt")
     if library is TEMML:
         shutil.copy(library.folder / "Temml.woff2", target)
         return

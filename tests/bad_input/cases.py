@@ -150,6 +150,23 @@ CASES: tuple[Case, ...] = (
         ),
     ),
     Case(
+        "legend_standalone_citing",
+        "figure-legend standing alone in an appendix, citing (found by the property test: its cite was left unrendered and crashed the writer)",
+        md(
+            "Legend",
+            ":::{appendix}\n::::{figure-legend}\nText {cite}`good2020`.\n::::\n:::",
+            front="bibliography: good.bib",
+        ),
+        (
+            Expected(
+                9,  # the legend's first content line: MyST's nested fences report one below
+                "figure-legend: nothing before it to caption; it is shown as a standalone legend. Put it right after an image, figure, code block, table, wide-image or side-by-side.",
+                FL,
+            ),
+        ),
+        files={"good.bib": GOOD_BIB},
+    ),
+    Case(
         "legend_empty",
         "figure-legend: no content",
         md("Legend", "![Diagram](images/diagram.svg)\n\n```{figure-legend}\n```"),
