@@ -239,3 +239,31 @@ def test_text_builder_keeps_every_word(app):
         "Content in the page column.",
     ):
         assert phrase in text
+
+
+def test_a_second_legend_captions_a_figure_that_has_a_legend(make_app, tmp_path):
+    """Found by the property test: the caption came after the legend, and the HTML
+    writers closed <figcaption> before opening it (invalid HTML)."""
+    import shutil
+    from pathlib import Path
+
+    import html5lib
+
+    source = tmp_path / "src"
+    (source / "images").mkdir(parents=True)
+    shutil.copy(Path(__file__).parent.parent / "docs/images/band.png", source / "images")
+    (source / "conf.py").write_text('extensions = ["sphinx_playbook"]\n', encoding="utf-8")
+    (source / "index.rst").write_text(
+        "T\n=\n\n.. image:: images/band.png\n\n.. figure-legend::\n\n"
+        "   .. image:: images/band.png\n\n.. figure-legend::\n\n   The caption.\n",
+        encoding="utf-8",
+    )
+    app = make_app("html", srcdir=source, builddir=tmp_path / "build")
+    app.build()
+    assert playbook_warnings(app) == []
+    parser = html5lib.HTMLParser(strict=False)
+    parser.parse((app.outdir / "index.html").read_text(encoding="utf-8"))
+    assert parser.errors == []
+    figcaption = read_html(app).select_one("figure figcaption")
+    assert figcaption.select_one("p").get_text().removesuffix("¶") == "The caption."
+    assert figcaption.select_one(".legend img") is not None

@@ -113,13 +113,23 @@ class JoinFigureLegends(SphinxTransform):
         if isinstance(block, nodes.figure):
             figure = block
             figure["classes"].extend(classes)
-            existing = next(iter(figure.findall(nodes.caption)), None)
-            if existing is None and caption is not None:
-                figure += caption
+            # HTML writers want at most one caption, then at most one legend: the
+            # caption opens <figcaption>, and a legend not after a caption opens another.
+            existing = next((c for c in figure.children if isinstance(c, nodes.legend)), None)
+            more: list[nodes.Node] = []
+            if caption is not None and not any(
+                isinstance(c, nodes.caption) for c in figure.children
+            ):
+                at = figure.index(existing) if existing is not None else len(figure.children)
+                figure.insert(at, caption)
             elif caption is not None:
-                figure += nodes.legend("", nodes.paragraph("", "", *caption.children))
+                more.append(nodes.paragraph("", "", *caption.children))
             if rest is not None:
-                figure += rest
+                more.extend(rest.children)
+            if more and existing is not None:
+                existing.extend(more)
+            elif more:
+                figure += nodes.legend("", *more)
             _move_ids(self.document, legend, figure)
             legend.parent.remove(legend)
             return
