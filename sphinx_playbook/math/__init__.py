@@ -38,7 +38,7 @@ from ..diagnostics import PlaybookWarning, warn
 from ..envstore import PageStore
 from .cache import CACHE, formula_key
 from .engines import NoEngineError
-from .fonts import drawn_characters, subset_fonts
+from .fonts import FontFaces, characters_by_font, subset_fonts
 from .renderers import KATEX, TEMML, Library, Rendered, render
 
 logger = logging.getLogger(__name__)
@@ -208,11 +208,12 @@ def _write_assets(app: Sphinx, library: Library) -> None:
     if library is TEMML:
         shutil.copy(library.folder / "Temml.woff2", target)
         return
-    characters: set[str] = set()
-    for tex, display in _site_formulas(app.env):
+    faces = FontFaces.from_css(css)
+    characters: dict[str, set[str]] = {}
+    for tex, display in sorted(_site_formulas(app.env)):
         markup = _rendered(app.builder, tex, display).html
         if markup:
-            characters |= drawn_characters(markup)
+            characters_by_font(markup, faces, characters)
     subset_fonts(library.folder / "fonts", target / "fonts", characters)
 
 
