@@ -33,6 +33,13 @@ numfig_format = {"figure": "Figure %s", "table": "Table %s", "code-block": "List
 playbook_bibfiles = ["references.bib"]
 playbook_license = "CC-BY-4.0"
 
+# -- Math ---------------------------------------------------------------------
+# Macros every formula can use (see the Math page).
+playbook_math_macros = {
+    "\\RR": "\\mathbb{R}",
+    "\\E": "\\operatorname{\\mathbb{E}}",
+}
+
 # -- Article defaults ---------------------------------------------------------
 # Every page without its own authors or published date shows these.
 playbook_authors = [{"name": "The sphinx_playbook developers"}]
