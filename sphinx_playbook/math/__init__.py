@@ -19,6 +19,7 @@ this renderer.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import shutil
@@ -38,8 +39,8 @@ from ..diagnostics import PlaybookWarning, warn
 from ..envstore import PageStore
 from .cache import CACHE, formula_key
 from .engines import NoEngineError
-from .fonts import FontFaces, characters_by_font, subset_fonts
-from .renderers import KATEX, TEMML, Library, Rendered, render
+from .fonts import STAMP, FontFaces, characters_by_font, subset_fonts, without_unused_faces
+from .renderers import KATEX, TEMML, Library, Rendered, render, render_many
 
 logger = logging.getLogger(__name__)
 
@@ -113,18 +114,27 @@ def _site_formulas(env: BuildEnvironment) -> set[tuple[str, bool]]:
 
 
 def _render_site(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """Render every formula of the site not in the cache yet, before pages are written."""
+    """Render every formula of the site not in the cache yet, before pages are written.
+
+    The missing ones go to the engine in one batch: one call instead of one per formula.
+    """
     if not _uses_renderer(app.builder):
         return []
     CACHE.load(app.doctreedir)
     library, macros = library_for(app.builder), _macros_json(app.builder)
-    keys = set()
+    keys = {}
     for tex, display in sorted(_site_formulas(env)):
-        _rendered(app.builder, tex, display)
-        keys.add(formula_key(library, tex, display, macros))
-    CACHE.save(keep=keys)
+        keys[formula_key(library, tex, display, macros)] = (tex, display)
+    missing = [(key, formula) for key, formula in keys.items() if CACHE.get(key) is None]
+    try:
+        results = render_many(library, [formula for _key, formula in missing], macros)
+    except NoEngineError as error:
+        results = [Rendered(None, str(error))] * len(missing)
+    for (key, _formula), result in zip(missing, results, strict=True):
+        CACHE.put(key, result)
+    CACHE.save(keep=set(keys))
     if keys:  # a site without math gets no math files at all
-        _write_assets(app, library)
+        _write_assets(app, library, set(keys))
     return []
 
 
@@ -191,22 +201,51 @@ def _link_stylesheet(
         app.add_css_file(_stylesheet(library_for(app.builder)), priority=300)
 
 
-def _write_assets(app: Sphinx, library: Library) -> None:
+#: What else the files depend on: the code that writes them and what they are made of.
+_ASSET_CODE = b"".join(
+    path.read_bytes()
+    for path in (Path(__file__), Path(__file__).with_name("fonts.py"), KATEX.folder / "VERSION")
+)
+
+
+def _assets_are_current(target: Path, library: Library, marker: Path, digest: str) -> bool:
+    stylesheet = target / f"{library.name}.css"
+    try:
+        if marker.read_text(encoding="utf-8") != digest or not stylesheet.is_file():
+            return False
+        urls = re.findall(r"url\(([^)]+)\)", stylesheet.read_text(encoding="utf-8"))
+    except OSError:
+        return False
+    return all((target / url).is_file() for url in urls)
+
+
+def _write_assets(app: Sphinx, library: Library, keys: set[str]) -> None:
+    """The stylesheet, the licence and the fonts; skipped when the site's formulas are
+    the ones the files were written for (a rebuild after editing prose)."""
     target = Path(app.builder.outdir, "_static", library.name)
+    marker = Path(app.doctreedir, f"playbook-{library.name}-assets.sha256")
+    digest = hashlib.sha256(
+        "\n".join([app.builder.name, str(target), *sorted(keys)]).encode() + _ASSET_CODE
+    ).hexdigest()
+    epub = app.builder.name.startswith("epub")
+    if epub:
+        # An EPUB may only hold files of its core media types: woff2 is one Sphinx's
+        # table lacks, and there is no .txt (the licence goes into the stylesheet).
+        app.builder.media_types = {**app.builder.media_types, ".woff2": "font/woff2"}
+    if _assets_are_current(target, library, marker, digest):
+        return
     target.mkdir(parents=True, exist_ok=True)
     css = (library.folder / library.stylesheet).read_text(encoding="utf-8")
     css = _LEGACY_FONT_SOURCES.sub("", css) + _ALIGN_CSS
     licence = (library.folder / "LICENSE").read_text(encoding="utf-8")
-    if app.builder.name.startswith("epub"):
-        # An EPUB may only hold files of its core media types: no .txt, and woff2 is
-        # one Sphinx's table lacks. The licence travels inside the stylesheet instead.
-        app.builder.media_types = {**app.builder.media_types, ".woff2": "font/woff2"}
+    if epub:
         css = "/*! " + licence.replace("*/", "* /") + " */\n" + css
     else:
         (target / "LICENSE.txt").write_text(licence, encoding="utf-8")
-    (target / f"{library.name}.css").write_text(css, encoding="utf-8")
     if library is TEMML:
+        (target / f"{library.name}.css").write_text(css, encoding="utf-8")
         shutil.copy(library.folder / "Temml.woff2", target)
+        marker.write_text(digest, encoding="utf-8")
         return
     faces = FontFaces.from_css(css)
     characters: dict[str, set[str]] = {}
@@ -214,7 +253,12 @@ def _write_assets(app: Sphinx, library: Library) -> None:
         markup = _rendered(app.builder, tex, display).html
         if markup:
             characters_by_font(markup, faces, characters)
-    subset_fonts(library.folder / "fonts", target / "fonts", characters)
+    # A face no formula draws with is never downloaded: it is not written at all.
+    css = without_unused_faces(css, set(characters))
+    (target / f"{library.name}.css").write_text(css, encoding="utf-8")
+    stamp = Path(app.doctreedir, STAMP)
+    subset_fonts(library.folder / "fonts", target / "fonts", characters, stamp)
+    marker.write_text(digest, encoding="utf-8")
 
 
 def setup_math(app: Sphinx, *, config_inited: bool) -> None:

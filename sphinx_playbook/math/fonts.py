@@ -14,14 +14,14 @@ KaTeX's output and its TeX annotation are not drawn.
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import re
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from io import BytesIO
 from pathlib import Path
 
-STAMP = ".subset-of"
+STAMP = "playbook-katex-fonts.json"
 
 _COMMENTS = re.compile(r"/\*.*?\*/", re.S)
 _RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
@@ -120,14 +120,19 @@ class _Selector:
         return walk(len(self.compounds) - 1, len(chain) - 1)
 
 
+_Rule = tuple[int, _Selector, dict[str, str]]  # (cascade rank, selector, declarations)
+
+
 @dataclass
 class FontFaces:
     """What a stylesheet says about fonts: its faces, and the rules that pick them."""
 
     faces: dict[Font, str] = field(default_factory=dict)  # Font -> woff2 file name
-    rules: list[tuple[tuple[int, int], int, _Selector, dict[str, str]]] = field(
-        default_factory=list
-    )
+    #: Rules by one class (or else the tag) their last compound requires: an element
+    #: is only tried against the rules under its own classes and tag.
+    rules_by_key: dict[str, list[_Rule]] = field(default_factory=dict)
+    _files: dict[Font, str | None] = field(default_factory=dict)
+    _computed: dict[tuple[tuple[str, frozenset[str]], ...], Font] = field(default_factory=dict)
 
     @classmethod
     def from_css(cls, css: str) -> FontFaces:
@@ -143,6 +148,7 @@ class FontFaces:
                     declarations.get("font-style", "normal"),
                 )
                 result.faces[font] = url.group(1)
+        rules = []
         for order, (selectors, block) in enumerate(_RULE.findall(_FONT_FACE.sub("", css))):
             declarations = _declarations(block)
             if "font" in declarations:
@@ -153,13 +159,32 @@ class FontFaces:
             for text in selectors.split(","):
                 selector = _Selector.parse(text.strip())
                 if selector:
-                    result.rules.append((selector.specificity, order, selector, chosen))
-        result.rules.sort(key=lambda rule: rule[:2])
+                    rules.append((selector.specificity, order, selector, chosen))
+        rules.sort(key=lambda rule: rule[:2])  # the cascade: specificity, then source order
+        for rank, (_specificity, _order, selector, chosen) in enumerate(rules):
+            tag, classes = selector.compounds[-1]
+            key = min(classes) if classes else f"<{tag}>"
+            result.rules_by_key.setdefault(key, []).append((rank, selector, chosen))
         return result
 
     def computed(self, chain: list[tuple[str, frozenset[str]]], inherited: Font) -> Font:
+        """The font of the last element of ``chain`` (root first), whose parent has ``inherited``.
+
+        KaTeX repeats the same few nestings thousands of times: each is worked out once.
+        """
+        key = tuple(chain)
+        if key not in self._computed:
+            self._computed[key] = self._cascade(chain, inherited)
+        return self._computed[key]
+
+    def _cascade(self, chain: list[tuple[str, frozenset[str]]], inherited: Font) -> Font:
+        tag, classes = chain[-1]
+        candidates = [rule for key in classes for rule in self.rules_by_key.get(key, ())]
+        candidates += self.rules_by_key.get(f"<{tag}>", ())
+        if not candidates:
+            return inherited
         family, weight, style = inherited.family, inherited.weight, inherited.style
-        for _specificity, _order, selector, declarations in self.rules:
+        for _rank, selector, declarations in sorted(candidates, key=lambda rule: rule[0]):
             if not selector.matches(chain):
                 continue
             if "font-family" in declarations:
@@ -172,6 +197,11 @@ class FontFaces:
 
     def file_for(self, font: Font) -> str | None:
         """The face a browser picks (CSS font matching: style first, then weight)."""
+        if font not in self._files:
+            self._files[font] = self._match(font)
+        return self._files[font]
+
+    def _match(self, font: Font) -> str | None:
         candidates = [face for face in self.faces if face.family == font.family]
         if not candidates:
             return None
@@ -187,51 +217,36 @@ class FontFaces:
         return self.faces[min(candidates, key=distance)]
 
 
-class _DrawnText(HTMLParser):
-    """Collects each drawn character under the font file that draws it."""
-
-    def __init__(self, faces: FontFaces, characters: dict[str, set[str]]) -> None:
-        super().__init__(convert_charrefs=True)
-        self.faces = faces
-        self.characters = characters
-        self._chain: list[tuple[str, frozenset[str]]] = []
-        self._fonts: list[Font] = [Font()]
-        self._in_mathml = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "math":
-            self._in_mathml += 1
-        classes = frozenset((dict(attrs).get("class") or "").split())
-        self._chain.append((tag, classes))
-        self._fonts.append(self.faces.computed(self._chain, self._fonts[-1]))
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        pass  # a void element (<path/>, <line/>) holds no text
-
-    def handle_endtag(self, tag: str) -> None:
-        if all(open_tag != tag for open_tag, _ in self._chain):
-            return
-        while self._chain:
-            open_tag, _ = self._chain.pop()
-            self._fonts.pop()
-            if open_tag == "math" and self._in_mathml:
-                self._in_mathml -= 1
-            if open_tag == tag:
-                break
-
-    def handle_data(self, data: str) -> None:
-        if self._in_mathml:
-            return
-        font_file = self.faces.file_for(self._fonts[-1])
-        if font_file:
-            self.characters.setdefault(font_file, set()).update(data)
+#: KaTeX's MathML and its TeX annotation: read by screen readers, never drawn.
+_MATHML = re.compile(r"<math\b.*?</math>", re.S)
+#: A tag (end tag, start tag, self-closing tag) or a run of text. KaTeX writes
+#: well-formed markup with quoted attributes, which a regular expression reads
+#: many times faster than html.parser.
+_TOKEN = re.compile(r"<(/?)([a-zA-Z][\w-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>|([^<]+)")
+_CLASS = re.compile(r"\bclass\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
 
 
 def characters_by_font(markup: str, faces: FontFaces, into: dict[str, set[str]]) -> None:
     """Add the characters ``markup`` draws to ``into``, keyed by font file name."""
-    parser = _DrawnText(faces, into)
-    parser.feed(markup)
-    parser.close()
+    chain: list[tuple[str, frozenset[str]]] = []
+    fonts = [Font()]
+    for closing, tag, attributes, text in _TOKEN.findall(_MATHML.sub("", markup)):
+        if text:
+            font_file = faces.file_for(fonts[-1])
+            if font_file:
+                into.setdefault(font_file, set()).update(html.unescape(text))
+        elif closing:
+            tag = tag.lower()
+            if any(open_tag == tag for open_tag, _ in chain):
+                while chain and chain.pop()[0] != tag:
+                    fonts.pop()
+                fonts.pop()
+        elif not attributes.rstrip().endswith("/"):  # a void <path/> holds no text
+            found = _CLASS.search(attributes)
+            names = (found.group(1) or found.group(2) or "") if found else ""
+            classes = frozenset(names.split())
+            chain.append((tag.lower(), classes))
+            fonts.append(faces.computed(chain, fonts[-1]))
 
 
 def drawn_characters(markup: str, faces: FontFaces) -> set[str]:
@@ -261,30 +276,45 @@ def _subset_one(font_path: Path, characters: set[str]) -> bytes:
     return buffer.getvalue()
 
 
-def subset_fonts(source: Path, target: Path, characters: dict[str, set[str]]) -> None:
-    """Write each woff2 font of ``source`` to ``target``, keeping only its own characters.
+def without_unused_faces(css: str, used: set[str]) -> str:
+    """The stylesheet without the ``@font-face`` rules of fonts outside ``used``."""
 
-    A stamp file records each font's character set; an unchanged font costs nothing.
+    def keep(rule: re.Match[str]) -> str:
+        url = _FONT_URL.search(rule.group(1))
+        return rule.group(0) if url is None or url.group(1) in used else ""
+
+    return _FONT_FACE.sub(keep, css)
+
+
+def subset_fonts(
+    source: Path, target: Path, characters: dict[str, set[str]], stamp_file: Path
+) -> None:
+    """Write each font of ``source`` that draws something, keeping only its own characters.
+
+    A font that draws nothing is not written (and one left by an earlier build is
+    removed). ``stamp_file`` (kept out of the site, beside the doctrees) records
+    each font's character set; an unchanged font costs nothing.
     """
     from fontTools import version
 
-    stamp_file = target / STAMP
     try:
         stamps = json.loads(stamp_file.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         stamps = {}
     target.mkdir(parents=True, exist_ok=True)
     for font_path in sorted(source.glob("*.woff2")):
-        kept = characters.get(font_path.name, set())
-        if kept:
-            # The shaper draws an invisible character the font lacks (KaTeX's U+200B)
-            # with the font's space glyph: keep it, or Chromium draws none at all.
-            kept = kept | {" "}
-        text = "".join(sorted(kept))
-        stamp = hashlib.sha256(f"{version}\n{text}".encode()).hexdigest()
         output = target / font_path.name
+        kept = characters.get(font_path.name, set())
+        if not kept:
+            output.unlink(missing_ok=True)
+            stamps.pop(font_path.name, None)
+            continue
+        # The shaper draws an invisible character the font lacks (KaTeX's U+200B)
+        # with the font's space glyph: keep it, or Chromium draws none at all.
+        text = "".join(sorted(kept | {" "}))
+        stamp = hashlib.sha256(f"{version}\n{text}".encode()).hexdigest()
         if stamps.get(font_path.name) == stamp and output.is_file():
             continue
-        output.write_bytes(_subset_one(font_path, kept))
+        output.write_bytes(_subset_one(font_path, set(text)))
         stamps[font_path.name] = stamp
     stamp_file.write_text(json.dumps(stamps, sort_keys=True, indent=0), encoding="utf-8")

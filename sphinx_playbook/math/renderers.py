@@ -39,41 +39,61 @@ class Library:
 
     @property
     def version(self) -> str:
-        return (self.folder / "VERSION").read_text(encoding="utf-8").split()[0]
+        return _version(self.folder)
 
 
-# JSON out of the engine: QuickJS's binding cannot return rope strings directly.
+@cache
+def _version(folder: Path) -> str:
+    return (folder / "VERSION").read_text(encoding="utf-8").split()[0]
+
+
+# Shared by both libraries: one formula, or a batch in one call into the engine (a
+# call costs more than a formula in V8). Each formula gets its own copy of the
+# macros, so a \gdef in one never leaks into the next. JSON out of the engine:
+# QuickJS's binding cannot return rope strings directly.
+_BATCH = """
+function pbRender(tex, display, macros) {
+  return JSON.stringify(pbOne(tex, display, JSON.parse(macros)));
+}
+function pbRenderAll(items, macros) {
+  const shared = JSON.parse(macros);
+  return JSON.stringify(JSON.parse(items).map(
+    ([tex, display]) => pbOne(tex, display, Object.assign({}, shared))));
+}
+"""
 KATEX = Library(
     "katex",
     "katex.min.js",
     "katex-swap.min.css",
     """
-function pbRender(tex, display, macros) {
+function pbOne(tex, display, macros) {
   try {
-    return JSON.stringify({html: katex.renderToString(tex, {
+    return {html: katex.renderToString(tex, {
       displayMode: display, output: "htmlAndMathml", throwOnError: true,
-      macros: JSON.parse(macros), trust: false, strict: "ignore"})});
+      macros: macros, trust: false, strict: "ignore"})};
   } catch (error) {
-    return JSON.stringify({error: String(error && error.message || error)});
+    return {error: String(error && error.message || error)};
   }
 }
-""",
+"""
+    + _BATCH,
 )
 TEMML = Library(
     "temml",
     "temml.min.js",
     "Temml-Local.css",
     """
-function pbRender(tex, display, macros) {
+function pbOne(tex, display, macros) {
   try {
-    return JSON.stringify({html: temml.renderToString(tex, {
+    return {html: temml.renderToString(tex, {
       displayMode: display, annotate: true, throwOnError: true,
-      macros: JSON.parse(macros), trust: false, strict: false})});
+      macros: macros, trust: false, strict: false})};
   } catch (error) {
-    return JSON.stringify({error: String(error && error.message || error)});
+    return {error: String(error && error.message || error)};
   }
 }
-""",
+"""
+    + _BATCH,
 )
 LIBRARIES = {library.name: library for library in (KATEX, TEMML)}
 
@@ -92,3 +112,17 @@ def render(
     """The library's markup for ``tex``, or its error message (never an exception)."""
     result = json.loads(_context(library, engine).call("pbRender", tex, display, macros_json))
     return Rendered(result.get("html"), result.get("error"))
+
+
+def render_many(
+    library: Library,
+    formulas: list[tuple[str, bool]],
+    macros_json: str = "{}",
+    engine: str | None = None,
+) -> list[Rendered]:
+    """``render`` for each (TeX, display) pair, in one call into the engine."""
+    if not formulas:
+        return []
+    items = json.dumps([[tex, display] for tex, display in formulas])
+    results = json.loads(_context(library, engine).call("pbRenderAll", items, macros_json))
+    return [Rendered(result.get("html"), result.get("error")) for result in results]
