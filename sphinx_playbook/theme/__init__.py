@@ -15,6 +15,7 @@ from babel.dates import format_date
 from docutils import nodes
 from markupsafe import Markup, escape
 from pygments.formatters import HtmlFormatter
+from sphinx import addnodes
 from sphinx.application import Sphinx
 
 from ..citations.collect import cited_page
@@ -137,6 +138,65 @@ def _on_builder_inited(app: Sphinx) -> None:
     app.env.playbook_theme = uses_playbook_theme(app)
 
 
+@dataclass(frozen=True)
+class ChapterLink:
+    title: str
+    href: str
+    current: bool  # the page itself, or the chapter it belongs to
+    here: bool  # the page itself
+    external: bool
+
+
+@dataclass(frozen=True)
+class ChapterGroup:
+    caption: str
+    links: list[ChapterLink]
+
+
+def _collect_chapters(app: Sphinx, env: Any) -> list[str]:
+    """The root page's toctrees, as (caption, [(title, docname or URL)]), once per build.
+
+    Sphinx's ``toctree()`` copies the table of contents of every chapter for each
+    page it is called on: O(pages²), 2,400 copies for a 49-page book.
+    """
+    groups = []
+    if env.config.root_doc in env.all_docs:
+        for toctree in env.master_doctree.findall(addnodes.toctree):
+            entries = []
+            for title, ref in toctree["entries"]:
+                if ref in env.titles:
+                    entries.append((title or env.titles[ref].astext(), ref))
+                elif "://" in ref:
+                    entries.append((title or ref, ref))
+            groups.append((toctree.get("caption") or "", entries))
+    env.playbook_chapters = groups
+    return []
+
+
+def chapter_groups(app: Sphinx, pagename: str, pathto: Any) -> list[ChapterGroup]:
+    """The chapters menu from ``pagename``: a chapter is current on itself and its sub-pages."""
+    parents = {
+        child: parent
+        for parent, children in app.env.toctree_includes.items()
+        for child in children
+    }
+    ancestors, node = {pagename}, pagename
+    while node in parents and parents[node] not in ancestors:
+        node = parents[node]
+        ancestors.add(node)
+    groups = []
+    for caption, entries in getattr(app.env, "playbook_chapters", []):
+        links = [
+            ChapterLink(title, ref, False, False, True)
+            if "://" in ref
+            else ChapterLink(title, pathto(ref), ref in ancestors, ref == pagename, False)
+            for title, ref in entries
+        ]
+        if links:
+            groups.append(ChapterGroup(caption, links))
+    return groups
+
+
 def _on_html_page_context(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
@@ -147,6 +207,8 @@ def _on_html_page_context(
     context["docstitle"] = context.get("docstitle") or app.config.html_title
     root_title = app.env.titles.get(app.config.root_doc)
     context["playbook_root_title"] = root_title.astext() if root_title else app.config.project
+    if "pathto" in context:
+        context["playbook_chapters"] = chapter_groups(app, pagename, context["pathto"])
     _prune_unused_assets(context, doctree)
     defaults = getattr(app.env, "playbook_default_metadata", ArticleMetadata())
     if doctree is None or pagename not in app.env.all_docs:
@@ -225,5 +287,6 @@ def setup_theme(app: Sphinx, *, config_inited: bool) -> None:
         app.connect("config-inited", _on_config_inited)
     app.connect("builder-inited", _on_builder_inited)
     app.connect("html-page-context", _on_html_page_context)
+    app.connect("env-updated", _collect_chapters)
     # After pydata-sphinx-theme's own build-finished handler, which writes the file too.
     app.connect("build-finished", _write_pygments_css, priority=900)
