@@ -11,6 +11,7 @@ from sphinx.application import Sphinx
 from sphinx.util import logging
 
 from .appendix import setup_appendix
+from .caches import setup_caches
 from .citations import setup_citations
 from .config import add_config_values
 from .directives import setup_directives
@@ -70,5 +71,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_appendix(app)
     setup_math(app, config_inited=config_inited)
     setup_interactive(app)
+    setup_caches(app)
     app.add_post_transform(LiftArticleTitle)
     return metadata

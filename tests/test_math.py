@@ -192,6 +192,23 @@ def test_fonts_keep_exactly_the_glyphs_the_site_draws(app):
 
 
 @pytest.mark.sphinx("html", testroot="math", freshenv=True)
+def test_pages_preload_the_fonts_their_formulas_draw_with(app):
+    """Fonts arrive with the stylesheet, not after it: no reflow when they swap in."""
+    app.build()
+    page = read_html(app)
+    preloaded = sorted(link["href"] for link in page.select('head link[rel="preload"][as="font"]'))
+    assert all(link["crossorigin"] == "anonymous" for link in page.select('link[as="font"]'))
+    written = sorted(
+        f"_static/katex/fonts/{font.name}"
+        for font in (app.outdir / "_static" / "katex" / "fonts").glob("*.woff2")
+    )
+    # The test root's one math page draws with every font the site uses.
+    assert preloaded == written
+    assert "_static/katex/fonts/KaTeX_Math-Italic.woff2" in preloaded
+    assert read_html(app, "plain").select('link[rel="preload"]') == []
+
+
+@pytest.mark.sphinx("html", testroot="math", freshenv=True)
 def test_a_broken_formula_warns_at_its_line(app):
     app.build()
     assert playbook_warnings(app) == [

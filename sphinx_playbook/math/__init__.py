@@ -19,6 +19,7 @@ this renderer.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -196,9 +197,44 @@ def _stylesheet(library: Library) -> str:
 def _link_stylesheet(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
-    """Only pages with math pay for the stylesheet (and so the fonts)."""
-    if _uses_renderer(app.builder) and _page_has_math(doctree):
-        app.add_css_file(_stylesheet(library_for(app.builder)), priority=300)
+    """Only pages with math pay for the stylesheet (and so the fonts).
+
+    The fonts the page's formulas draw with are preloaded: they arrive with the
+    stylesheet instead of after it, so text does not reflow when they swap in.
+    """
+    if not (_uses_renderer(app.builder) and _page_has_math(doctree)):
+        return
+    library = library_for(app.builder)
+    app.add_css_file(_stylesheet(library), priority=300)
+    if library is not KATEX or "pathto" not in context:
+        return
+    fonts: set[str] = set()
+    for tex, display in FORMULAS.of(app.env).get(pagename, ()):
+        fonts |= _fonts_drawn_by(app.builder, tex, display)
+    links = [
+        f'<link rel="preload" href="{context["pathto"](f"_static/katex/fonts/{name}", 1)}" '
+        'as="font" type="font/woff2" crossorigin="anonymous">'
+        for name in sorted(fonts)
+    ]
+    context["metatags"] = context.get("metatags", "") + "".join(f"\n    {link}" for link in links)
+
+
+_FONTS_OF_FORMULA: dict[tuple[str, bool], frozenset[str]] = {}
+
+
+def _fonts_drawn_by(builder: Builder, tex: str, display: bool) -> frozenset[str]:
+    if (tex, display) not in _FONTS_OF_FORMULA:
+        markup = _rendered(builder, tex, display).html or ""
+        found: dict[str, set[str]] = {}
+        characters_by_font(markup, _katex_faces(), found)
+        _FONTS_OF_FORMULA[tex, display] = frozenset(found)
+    return _FONTS_OF_FORMULA[tex, display]
+
+
+@functools.cache
+def _katex_faces() -> FontFaces:
+    css = (KATEX.folder / KATEX.stylesheet).read_text(encoding="utf-8")
+    return FontFaces.from_css(_LEGACY_FONT_SOURCES.sub("", css))
 
 
 #: What else the files depend on: the code that writes them and what they are made of.
@@ -247,7 +283,7 @@ def _write_assets(app: Sphinx, library: Library, keys: set[str]) -> None:
         shutil.copy(library.folder / "Temml.woff2", target)
         marker.write_text(digest, encoding="utf-8")
         return
-    faces = FontFaces.from_css(css)
+    faces = _katex_faces()
     characters: dict[str, set[str]] = {}
     for tex, display in sorted(_site_formulas(app.env)):
         markup = _rendered(app.builder, tex, display).html

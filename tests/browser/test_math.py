@@ -24,6 +24,8 @@ pytestmark = pytest.mark.browser
 
 CORPUS_PAGE = "math-corpus/index.html"
 PLAIN_PAGE = "math-corpus/plain.html"
+#: A paragraph of prose and inline formulas, whose lines wrap where the formulas end.
+FLOW_PAGE = "math-corpus/flow.html"
 #: Budget from the math issue: KaTeX's CSS and fonts for a page of ~250 formulas.
 MATH_BUDGET_GZIP = 35 * 1024
 
@@ -44,8 +46,13 @@ def corpus_site(site_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Non
             blocks += [f"Display formula {number}:", "", "$$", tex, "$$", ""]
         else:
             blocks += [f"Inline formula {number}: ${tex}$ in a sentence.", ""]
-    blocks += ["```{toctree}", ":hidden:", "", "plain", "```"]
+    blocks += ["```{toctree}", ":hidden:", "", "plain", "flow", "```"]
     (source / "index.md").write_text("\n".join(blocks), encoding="utf-8")
+    inline = [f"${tex}$" for tex, display in read_corpus() if not display][:60]
+    flow = " and then ".join(inline)
+    (source / "flow.md").write_text(
+        f"# Prose with math\n\nA paragraph where {flow} wrap across lines.\n", encoding="utf-8"
+    )
     (source / "plain.md").write_text("# No math\n\nJust words.\n", encoding="utf-8")
     _build(source, site_dir / "math-corpus")
 
@@ -170,3 +177,27 @@ def test_display_math_sits_left_with_an_indent_and_never_overflows(corpus_site, 
                                      .map(w => w.getBoundingClientRect().right))})"""
     )
     assert widths["page"] <= 390 and widths["wrappers"] <= 390, widths
+
+
+_RECORD_SHIFTS = """
+window.__shift = 0;
+new PerformanceObserver(list => {
+  for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__shift += entry.value;
+}).observe({type: 'layout-shift', buffered: true});
+"""
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_formulas_do_not_move_when_their_fonts_arrive(corpus_site, page_at, site_url, width):
+    """Scrolled from top to bottom, prose with inline math does not shift: the fonts are
+    preloaded, so the lines do not wrap anew when the fonts swap in."""
+    page = page_at(width, path=None, height=844)
+    page.add_init_script(_RECORD_SHIFTS)
+    page.goto(site_url + FLOW_PAGE, wait_until="load")
+    height = page.evaluate("document.documentElement.scrollHeight")
+    for y in range(0, height, 600):
+        page.evaluate(f"window.scrollTo(0, {y})")
+        page.wait_for_timeout(30)
+    page.evaluate("document.fonts.ready")
+    assert page.evaluate("window.__shift") <= 0.01
+
