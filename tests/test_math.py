@@ -12,6 +12,7 @@ from conftest import REPO, playbook_warnings, read_html
 from fontTools.ttLib import TTFont
 
 import sphinx_playbook.math as math_module
+import sphinx_playbook.math.renderers as renderers_module
 from sphinx_playbook.math.cache import FormulaCache
 from sphinx_playbook.math.engines import ENGINES
 from sphinx_playbook.math.fonts import FontFaces, characters_by_font, drawn_characters
@@ -226,7 +227,7 @@ def test_an_unchanged_formula_is_never_rendered_twice(make_app, tmp_path, monkey
         calls.extend(tex for tex, _display in formulas)
         return render_many(library, formulas, macros, engine)
 
-    monkeypatch.setattr(math_module, "render_many", counting_render)
+    monkeypatch.setattr(renderers_module, "render_many", counting_render)
     build = tmp_path / "build"
     for _ in range(2):
         monkeypatch.setattr(math_module, "CACHE", FormulaCache())

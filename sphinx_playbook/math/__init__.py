@@ -24,6 +24,7 @@ import hashlib
 import json
 import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +41,8 @@ from ..diagnostics import PlaybookWarning, warn
 from ..envstore import PageStore
 from .cache import CACHE, formula_key
 from .engines import NoEngineError
-from .fonts import STAMP, FontFaces, characters_by_font, subset_fonts, without_unused_faces
-from .renderers import KATEX, TEMML, Library, Rendered, render, render_many
+from .fonts import STAMP, FontFaces, characters_by_font, start_subsetting, without_unused_faces
+from .renderers import KATEX, TEMML, Library, Rendered, render, render_site
 
 logger = logging.getLogger(__name__)
 
@@ -128,7 +129,7 @@ def _render_site(app: Sphinx, env: BuildEnvironment) -> list[str]:
         keys[formula_key(library, tex, display, macros)] = (tex, display)
     missing = [(key, formula) for key, formula in keys.items() if CACHE.get(key) is None]
     try:
-        results = render_many(library, [formula for _key, formula in missing], macros)
+        results = render_site(library, [formula for _key, formula in missing], macros)
     except NoEngineError as error:
         results = [Rendered(None, str(error))] * len(missing)
     for (key, _formula), result in zip(missing, results, strict=True):
@@ -210,7 +211,7 @@ def _link_stylesheet(
         return
     fonts: set[str] = set()
     for tex, display in FORMULAS.of(app.env).get(pagename, ()):
-        fonts |= _fonts_drawn_by(app.builder, tex, display)
+        fonts |= set(_characters_of(app.builder, tex, display))
     links = [
         f'<link rel="preload" href="{context["pathto"](f"_static/katex/fonts/{name}", 1)}" '
         'as="font" type="font/woff2" crossorigin="anonymous">'
@@ -219,16 +220,20 @@ def _link_stylesheet(
     context["metatags"] = context.get("metatags", "") + "".join(f"\n    {link}" for link in links)
 
 
-_FONTS_OF_FORMULA: dict[tuple[str, bool], frozenset[str]] = {}
+#: By formula key (library, macros, TeX...): what the formula draws, by font file.
+_CHARACTERS_OF_FORMULA: dict[str, dict[str, set[str]]] = {}
 
 
-def _fonts_drawn_by(builder: Builder, tex: str, display: bool) -> frozenset[str]:
-    if (tex, display) not in _FONTS_OF_FORMULA:
-        markup = _rendered(builder, tex, display).html or ""
+def _characters_of(builder: Builder, tex: str, display: bool) -> dict[str, set[str]]:
+    """What one formula draws, by font file: read once for the fonts and the preloads."""
+    key = formula_key(library_for(builder), tex, display, _macros_json(builder))
+    if key not in _CHARACTERS_OF_FORMULA:
         found: dict[str, set[str]] = {}
-        characters_by_font(markup, _katex_faces(), found)
-        _FONTS_OF_FORMULA[tex, display] = frozenset(found)
-    return _FONTS_OF_FORMULA[tex, display]
+        markup = _rendered(builder, tex, display).html
+        if markup:
+            characters_by_font(markup, _katex_faces(), found)
+        _CHARACTERS_OF_FORMULA[key] = found
+    return _CHARACTERS_OF_FORMULA[key]
 
 
 @functools.cache
@@ -283,18 +288,25 @@ def _write_assets(app: Sphinx, library: Library, keys: set[str]) -> None:
         shutil.copy(library.folder / "Temml.woff2", target)
         marker.write_text(digest, encoding="utf-8")
         return
-    faces = _katex_faces()
     characters: dict[str, set[str]] = {}
     for tex, display in sorted(_site_formulas(app.env)):
-        markup = _rendered(app.builder, tex, display).html
-        if markup:
-            characters_by_font(markup, faces, characters)
+        for font, drawn in _characters_of(app.builder, tex, display).items():
+            characters.setdefault(font, set()).update(drawn)
     # A face no formula draws with is never downloaded: it is not written at all.
     css = without_unused_faces(css, set(characters))
     (target / f"{library.name}.css").write_text(css, encoding="utf-8")
     stamp = Path(app.doctreedir, STAMP)
-    subset_fonts(library.folder / "fonts", target / "fonts", characters, stamp)
-    marker.write_text(digest, encoding="utf-8")
+    finish = start_subsetting(library.folder / "fonts", target / "fonts", characters, stamp)
+    _PENDING.append(lambda: (finish(), marker.write_text(digest, encoding="utf-8")))
+
+
+#: Work started before the pages are written and finished when the build is.
+_PENDING: list[Callable[[], object]] = []
+
+
+def _finish_assets(app: Sphinx, exception: Exception | None) -> None:
+    while _PENDING:
+        _PENDING.pop()()
 
 
 def setup_math(app: Sphinx, *, config_inited: bool) -> None:
@@ -305,6 +317,7 @@ def setup_math(app: Sphinx, *, config_inited: bool) -> None:
     app.connect("doctree-read", _collect)
     app.connect("env-updated", _render_site)
     app.connect("html-page-context", _link_stylesheet)
+    app.connect("build-finished", _finish_assets, priority=100)
     if config_inited:
         _use_renderer(app, app.config)
     else:

@@ -16,7 +16,9 @@ from __future__ import annotations
 import hashlib
 import html
 import json
+import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from io import BytesIO
 from pathlib import Path
@@ -318,3 +320,36 @@ def subset_fonts(
         output.write_bytes(_subset_one(font_path, set(text)))
         stamps[font_path.name] = stamp
     stamp_file.write_text(json.dumps(stamps, sort_keys=True, indent=0), encoding="utf-8")
+
+
+def start_subsetting(
+    source: Path, target: Path, characters: dict[str, set[str]], stamp_file: Path
+) -> Callable[[], None]:
+    """``subset_fonts`` in a forked child while Sphinx writes the pages; call the
+    returned function to wait for it. fontTools is pure Python, and the fonts are
+    needed only once the site is complete: on two cores this takes them off the
+    build's critical path. Where there is no fork, or one core, it runs here and now.
+    """
+
+    def here() -> None:
+        subset_fonts(source, target, characters, stamp_file)
+
+    if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
+        here()
+        return lambda: None
+    # sphinx-build runs one thread, so the child may import fontTools itself (0.1 s).
+    pid = os.fork()
+    if pid == 0:  # the child: subset, then leave without running the parent's exit code
+        status = 1
+        try:
+            here()
+            status = 0
+        finally:
+            os._exit(status)
+
+    def finish() -> None:
+        _pid, status = os.waitpid(pid, 0)
+        if os.waitstatus_to_exitcode(status) != 0:
+            here()  # again in this process, so that an error is reported as such
+
+    return finish

@@ -9,6 +9,7 @@ engine :mod:`.engines` picks, one context per process, loaded on first use.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -126,3 +127,45 @@ def render_many(
     items = json.dumps([[tex, display] for tex, display in formulas])
     results = json.loads(_context(library, engine).call("pbRenderAll", items, macros_json))
     return [Rendered(result.get("html"), result.get("error")) for result in results]
+
+
+#: Below this many formulas a second process costs more than it saves.
+_SPLIT_FROM = 64
+
+
+def render_site(
+    library: Library, formulas: list[tuple[str, bool]], macros_json: str = "{}"
+) -> list[Rendered]:
+    """``render_many``, the second half in a forked child on a machine with two cores.
+
+    The engines run one formula at a time; a site's formulas are independent of
+    each other (each gets its own macros), so two processes give the same markup
+    in about half the time.
+    """
+    if len(formulas) < _SPLIT_FROM or not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
+        return render_many(library, formulas, macros_json)
+    half = len(formulas) // 2
+    first, second = formulas[:half], formulas[half:]
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: render its half, send it as JSON, leave at once
+        status = 1
+        try:
+            os.close(reader)
+            results = render_many(library, second, macros_json)
+            payload = json.dumps([[r.html, r.error] for r in results]).encode()
+            with os.fdopen(writer, "wb") as pipe:
+                pipe.write(payload)
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(writer)
+    try:
+        mine = render_many(library, first, macros_json)
+    finally:  # even when this half fails, the child is read to its end and waited for
+        with os.fdopen(reader, "rb") as pipe:
+            payload = pipe.read()
+        _pid, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        return mine + render_many(library, second, macros_json)
+    return mine + [Rendered(html, error) for html, error in json.loads(payload)]
