@@ -16,7 +16,7 @@ import sphinx_playbook.math.renderers as renderers_module
 from sphinx_playbook.math.cache import FormulaCache
 from sphinx_playbook.math.engines import ENGINES
 from sphinx_playbook.math.fonts import FontFaces, characters_by_font, drawn_characters
-from sphinx_playbook.math.renderers import KATEX, TEMML, render, render_many
+from sphinx_playbook.math.renderers import KATEX, TEMML, render, render_many, render_site
 
 CORPUS = REPO / "tests" / "data" / "math"
 KATEX_FONTS = REPO / "sphinx_playbook" / "math" / "vendor" / "katex" / "fonts"
@@ -91,6 +91,14 @@ def test_temml_renders_mathml_core_with_the_tex_annotation():
     assert annotation.get_text() == r"\frac{1}{2} + \RR"
     assert "\N{DOUBLE-STRUCK CAPITAL R}" in [mi.get_text() for mi in formula.select("mi")]
     assert render(TEMML, r"\frac{1}{2", False).html is None
+
+
+def test_a_site_rendered_in_two_processes_gets_the_same_markup():
+    """render_site splits a large site over a forked child: same output, same order."""
+    macros = corpus_macros()
+    formulas = [*read_corpus(), (r"\frac{1}{2", False)]  # an error travels back too
+    assert len(formulas) >= renderers_module._SPLIT_FROM, "large enough to be split"
+    assert render_site(KATEX, formulas, macros) == render_many(KATEX, formulas, macros)
 
 
 KATEX_FACES = FontFaces.from_css((KATEX.folder / KATEX.stylesheet).read_text(encoding="utf-8"))

@@ -7,11 +7,14 @@ always gets MathML. The flow:
 
 1. read: each page's formulas are collected (:data:`FORMULAS`, merged for -j);
 2. env-updated, in the main process: formulas not in the on-disk cache are
-   rendered, so -j write workers inherit them and -j 2 equals -j 1.
-   Then the stylesheet, the licence and the fonts, subset to the site's glyphs,
-   are written to ``_static/katex/`` (or ``_static/temml/``): before the pages,
-   so the EPUB builder packs them;
-3. write: the translator looks formulas up; pages with math link the stylesheet.
+   rendered (in one batch, split over two processes on two cores), so -j write
+   workers inherit them and -j 2 equals -j 1. Then the stylesheet and the
+   licence are written to ``_static/katex/`` (or ``_static/temml/``), and each
+   KaTeX font is subset to what it draws, in a child process that
+   build-finished waits for (Temml's one font, for EPUB, is copied at once, so
+   the EPUB builder packs it);
+3. write: the translator looks formulas up; pages with math link the stylesheet
+   and preload the fonts their formulas draw with.
 
 LaTeX keeps Sphinx's native math and text shows the TeX: only HTML builders use
 this renderer.

@@ -348,8 +348,12 @@ def start_subsetting(
             os._exit(status)
 
     def finish() -> None:
-        _pid, status = os.waitpid(pid, 0)
-        if os.waitstatus_to_exitcode(status) != 0:
-            here()  # again in this process, so that an error is reported as such
+        try:
+            _pid, status = os.waitpid(pid, 0)
+            done = os.waitstatus_to_exitcode(status) == 0
+        except ChildProcessError:  # reaped by someone else: the stamps tell what is left
+            done = False
+        if not done:
+            here()  # in this process: what the child wrote is kept, an error shows as one
 
     return finish

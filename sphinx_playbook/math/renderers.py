@@ -8,6 +8,7 @@ engine :mod:`.engines` picks, one context per process, loaded on first use.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from dataclasses import dataclass
@@ -165,7 +166,12 @@ def render_site(
     finally:  # even when this half fails, the child is read to its end and waited for
         with os.fdopen(reader, "rb") as pipe:
             payload = pipe.read()
-        _pid, status = os.waitpid(pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        return mine + render_many(library, second, macros_json)
-    return mine + [Rendered(html, error) for html, error in json.loads(payload)]
+        with contextlib.suppress(ChildProcessError):  # reaped elsewhere: the payload tells
+            os.waitpid(pid, 0)
+    try:
+        theirs = [Rendered(html, error) for html, error in json.loads(payload)]
+    except ValueError:  # the child failed before it wrote everything
+        theirs = []
+    if len(theirs) != len(second):
+        theirs = render_many(library, second, macros_json)
+    return mine + theirs
