@@ -10,8 +10,10 @@ min and max::
     python benchmarks/run.py --quick              # size 1, 1 run: a smoke test
 
 What it measures: full build time and peak memory (``os.wait4`` on the
-``sphinx-build`` child), ``-j 2`` against ``-j 1`` (at --jobs-size), the rebuild
-after touching one chapter against the full build (at the largest size), the
+``sphinx-build`` child), ``-j 2`` against ``-j 1`` (at --jobs-size), the cost of
+math (our book at the smallest size against itself with ``playbook_math =
+"off"``), the rebuild after touching one chapter against the full build (at the
+largest size), the
 CSS/JS/font bytes a chapter page loads (raw and gzip), and in headless Chromium
 (Playwright + Debian's chromium) FCP, LCP, cumulative layout shift and long-task
 time at 1440 and 390 px. It prints one table, writes every sample as JSON to
@@ -50,6 +52,8 @@ PERFORMANCE_PAGE = HERE.parent / "docs" / "performance.md"
 TABLE_START = "<!-- benchmark-table:start -->"
 TABLE_END = "<!-- benchmark-table:end -->"
 SIDES = ("ours", "baseline")
+#: Our book without build-time math: what rendering the formulas adds to a build.
+MATH_OFF = "ours-math-off"
 #: The page whose weight and rendering are measured (a full chapter: math, figures...).
 ARTICLE = "chapter-001.html"
 WIDTHS = (1440, 390)
@@ -144,6 +148,14 @@ def build(source: Path, out: Path, jobs: int = 1, fresh: bool = True) -> Build:
     if errors.strip():
         print(f"warnings while building {source}:\n{errors}", file=sys.stderr)
     return Build(seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+
+
+def without_math(source: Path, target: Path) -> Path:
+    """A copy of our book that leaves math to the browser (``playbook_math = "off"``)."""
+    shutil.copytree(source, target)
+    with (target / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.write('\nplaybook_math = "off"\n')
+    return target
 
 
 def touch_one_chapter(source: Path) -> None:
@@ -251,6 +263,8 @@ def run(arguments: argparse.Namespace) -> dict:
     samples = Samples()
     jobs_size = arguments.jobs_size if arguments.jobs_size in sizes else sizes[-1]
     incremental_size = sizes[-1]
+    math_size = sizes[0]
+    math_off = without_math(books[math_size][0], work / f"size-{math_size}" / "ours-math-off")
 
     def out(size: int, side: str, suffix: str = "") -> Path:
         return work / f"size-{size}" / f"{side}-html{suffix}"
@@ -270,6 +284,11 @@ def run(arguments: argparse.Namespace) -> dict:
                     f"(CPU {full.cpu_s:.2f} s) {full.peak_rss_mb:.0f} MB",
                     flush=True,
                 )
+                if size == math_size and side == "ours":
+                    plain = build(math_off, out(size, MATH_OFF))
+                    samples.add(f"build_s/{MATH_OFF}/{size}", plain.wall_s)
+                    samples.add(f"build_cpu_s/{MATH_OFF}/{size}", plain.cpu_s)
+                    print(f"    math off: {plain.wall_s:.2f} s (CPU {plain.cpu_s:.2f} s)")
                 if size == jobs_size:
                     parallel = build(source, out(size, side, "-j2"), jobs=2)
                     samples.add(f"build_j2_s/{side}/{size}", parallel.wall_s)
@@ -290,6 +309,7 @@ def run(arguments: argparse.Namespace) -> dict:
         "runs": arguments.runs,
         "jobs_size": jobs_size,
         "incremental_size": incremental_size,
+        "math_size": math_size,
         "machine": {
             "python": platform.python_version(),
             "cpus": os.cpu_count(),
@@ -371,6 +391,17 @@ def table(result: dict) -> list[str]:
         row(f"CPU time of the build, size {size}", f"build_cpu_s/{{side}}/{size}", "s")
     for size in result["sizes"]:
         row(f"peak memory, size {size}", f"peak_rss_mb/{{side}}/{size}", "MB", digits=0)
+    math_size = result.get("math_size")
+    if math_size is not None:
+        for clock, label in (("build_s", "full build"), ("build_cpu_s", "CPU time")):
+            plain = summary.get(f"{clock}/{MATH_OFF}/{math_size}")
+            with_math = summary.get(f"{clock}/ours/{math_size}")
+            if plain and with_math:
+                rows.append(
+                    f"| {label}, size {math_size}, with math / with `playbook_math = \"off\"` "
+                    f"| {_cell(with_math, 's')} | {_cell(plain, 's')} (ours, math off) "
+                    f"| {_ratio(with_math, plain)} |"
+                )
     jobs = result["jobs_size"]
     row(f"build with -j 2, size {jobs}", f"build_j2_s/{{side}}/{jobs}", "s")
     last = result["incremental_size"]
@@ -414,6 +445,14 @@ def budgets(result: dict) -> list[str]:
         if 1 in sizes and 8 in sizes:
             per_page = {s: median(f"{clock}/ours/{s}") / (s * chapters + 1) for s in (1, 8)}
             check(f"time ({label}) per page, size 8 / size 1", per_page[8] / per_page[1], 1.2)
+    math_size = result.get("math_size")
+    if math_size is not None:
+        for clock, label in (("build_s", "wall"), ("build_cpu_s", "CPU")):
+            with_math, plain = median(f"{clock}/ours/{math_size}"), median(
+                f"{clock}/{MATH_OFF}/{math_size}"
+            )
+            if with_math and plain:
+                check(f"math ({label}): with / without, size {math_size}", with_math / plain, 1.1)
     jobs = result["jobs_size"]
     one, two = median(f"build_s/ours/{jobs}"), median(f"build_j2_s/ours/{jobs}")
     if one and two:

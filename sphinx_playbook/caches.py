@@ -12,27 +12,31 @@ from __future__ import annotations
 from pathlib import Path
 
 from sphinx.application import Sphinx
-from sphinx.builders import Builder
 
 PREFIX = "playbook-"
 
 
-def _keep_caches_out_of_epub(app: Sphinx, builder: Builder) -> None:
+def _keep_caches_out_of_epub(app: Sphinx) -> list[tuple[str, dict, str]]:
     """Add our files to ``epub_exclude_files`` once the environment (and its copy of
-    the configuration) is pickled, so the next build sees an unchanged configuration."""
-    if not builder.name.startswith("epub"):
-        return
+    the configuration) is pickled, so the next build sees an unchanged configuration.
+
+    html-collect-pages is the last event before the EPUB builder packs its files:
+    every cache of the build is written by then.
+    """
+    if not app.builder.name.startswith("epub"):
+        return []
     outdir, doctrees = Path(app.outdir).resolve(), Path(app.doctreedir).resolve()
     if not doctrees.is_relative_to(outdir):
-        return
+        return []
     excluded = list(app.config.epub_exclude_files)
     for path in sorted(doctrees.glob(f"{PREFIX}*")):
         name = path.relative_to(outdir).as_posix()
         if name not in excluded:
             excluded.append(name)
     app.config.epub_exclude_files = excluded
+    return []
 
 
 def setup_caches(app: Sphinx) -> None:
-    # write-started: after every cache is written (math at env-updated), before packing.
-    app.connect("write-started", _keep_caches_out_of_epub)
+    # Late among the handlers: after the math assets and cache are written.
+    app.connect("html-collect-pages", _keep_caches_out_of_epub, priority=900)

@@ -15,6 +15,7 @@ from conftest import REPO
 # The generator lives in benchmarks/, beside the command that uses it, not in the package.
 sys.path.insert(0, str(REPO / "benchmarks"))
 generate = importlib.import_module("generate")
+run = importlib.import_module("run")
 
 PLAN = generate.PLAN
 #: Chapter 1 of every book: an odd chapter has one aside less (45 in six chapters).
@@ -27,9 +28,10 @@ def books(tmp_path_factory: pytest.TempPathFactory) -> dict[str, BeautifulSoup]:
     root = tmp_path_factory.mktemp("bench")
     pages = {}
     ours, baseline = generate.write_books(root, 1)
+    math_off = run.without_math(ours, root / run.MATH_OFF)
     # In a child process each, as the benchmark builds them: two Sphinx builds in
     # one process share docutils' and Jinja's global state.
-    for side, source in (("ours", ours), ("baseline", baseline)):
+    for side, source in (("ours", ours), ("baseline", baseline), (run.MATH_OFF, math_off)):
         out = root / f"{side}-html"
         command = [sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", source, out]
         build = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -64,3 +66,28 @@ def test_baseline_chapter_says_the_same_with_stock_sphinx(books):
     assert len(page.select("table")) == PLAN.tables
     assert len(page.select(".admonition")) == PLAN.admonitions
     assert not page.select("[class^=pb-]"), "the baseline must not use sphinx_playbook"
+
+
+def test_the_math_off_twin_differs_only_by_its_math(books):
+    """What the benchmark's "cost of math" compares: the same page, TeX left to MathJax."""
+    plain, ours = books[run.MATH_OFF], books["ours"]
+    assert not plain.select(".katex")
+    assert len(plain.select("span.math")) == PLAN.inline_math
+    assert len(plain.select("div.math")) == PLAN.display_math
+    assert len(plain.select("aside.pb-aside")) == len(ours.select("aside.pb-aside"))
+    assert len(plain.select("a.pb-cite__link")) == len(ours.select("a.pb-cite__link"))
+
+
+def test_the_report_states_the_cost_of_math_against_its_budget():
+    samples = {"build_s/ours/1": [2.1, 2.0, 2.4], f"build_s/{run.MATH_OFF}/1": [2.0, 1.9, 2.1]}
+    result = {
+        "sizes": [1],
+        "jobs_size": 1,
+        "incremental_size": 1,
+        "math_size": 1,
+        "summary": {name: run.Samples(samples).summary(name) for name in samples},
+    }
+    row = next(line for line in run.table(result) if "with math" in line)
+    assert row.split("|")[-2].strip() == "1.05"
+    budget = next(line for line in run.budgets(result) if line.startswith("- math (wall)"))
+    assert budget.endswith("1.05 (budget 1.1) PASS")

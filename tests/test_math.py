@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,7 @@ from fontTools.ttLib import TTFont
 
 import sphinx_playbook.math as math_module
 import sphinx_playbook.math.renderers as renderers_module
+from sphinx_playbook.math.background import BackgroundRenderer
 from sphinx_playbook.math.cache import FormulaCache
 from sphinx_playbook.math.engines import ENGINES
 from sphinx_playbook.math.fonts import FontFaces, characters_by_font, drawn_characters
@@ -99,6 +102,38 @@ def test_a_site_rendered_in_two_processes_gets_the_same_markup():
     formulas = [*read_corpus(), (r"\frac{1}{2", False)]  # an error travels back too
     assert len(formulas) >= renderers_module._SPLIT_FROM, "large enough to be split"
     assert render_site(KATEX, formulas, macros) == render_many(KATEX, formulas, macros)
+
+
+def test_the_background_child_renders_what_this_process_would():
+    """Formulas sent page by page while Sphinx reads come back as render_many's markup,
+    errors included, with the characters each font draws."""
+    macros = corpus_macros()
+    formulas = [*read_corpus(), (r"\frac{1}{2", False)]
+    child = BackgroundRenderer.start(KATEX, macros, lambda markup: drawn_by_font(markup))
+    assert child is not None, "this machine has fork and two cores"
+    for start in range(0, len(formulas), 7):  # a page's worth at a time, some sent twice
+        child.send(formulas[max(0, start - 2) : start + 7])
+    results = child.results()
+    expected = render_many(KATEX, formulas, macros)
+    assert [results[formula][0] for formula in formulas] == expected
+    for formula, rendered in zip(formulas, expected, strict=True):
+        fonts = results[formula][1]
+        assert fonts == {k: "".join(sorted(v)) for k, v in drawn_by_font(rendered.html).items()}
+
+
+def test_a_background_child_that_dies_hands_back_nothing():
+    """The caller then renders everything itself: no hang, no exception."""
+    child = BackgroundRenderer.start(KATEX, "{}")
+    child.send([("x", False)])
+    os.kill(child._pid, signal.SIGKILL)
+    assert child.results() == {}
+
+
+def drawn_by_font(markup: str | None) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    if markup:
+        characters_by_font(markup, KATEX_FACES, found)
+    return found
 
 
 KATEX_FACES = FontFaces.from_css((KATEX.folder / KATEX.stylesheet).read_text(encoding="utf-8"))
@@ -228,14 +263,25 @@ def test_a_broken_formula_warns_at_its_line(app):
 
 
 def test_an_unchanged_formula_is_never_rendered_twice(make_app, tmp_path, monkeypatch, rootdir):
-    """A fresh environment and a fresh process (a new cache object) still find the formulas."""
+    """A fresh environment and a fresh process (a new cache object) still find the formulas.
+
+    Formulas are rendered in the background child (what is sent to it is counted
+    here, the child's own calls are in its memory) or in this process.
+    """
     calls: list[str] = []
 
     def counting_render(library, formulas, macros="{}", engine=None):
         calls.extend(tex for tex, _display in formulas)
         return render_many(library, formulas, macros, engine)
 
+    def counting_send(self, formulas):
+        new = [formula for formula in formulas if formula not in self.sent]
+        calls.extend(tex for tex, _display in dict.fromkeys(new))
+        send(self, formulas)
+
+    send = BackgroundRenderer.send
     monkeypatch.setattr(renderers_module, "render_many", counting_render)
+    monkeypatch.setattr(BackgroundRenderer, "send", counting_send)
     build = tmp_path / "build"
     for _ in range(2):
         monkeypatch.setattr(math_module, "CACHE", FormulaCache())

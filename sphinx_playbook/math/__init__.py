@@ -5,10 +5,12 @@ formula; ``"mathml"`` writes Temml's MathML Core, drawn with the reader's math
 font; ``"off"`` leaves ``html_math_renderer`` to the author (MathJax, say). EPUB
 always gets MathML. The flow:
 
-1. read: each page's formulas are collected (:data:`FORMULAS`, merged for -j);
-2. env-updated, in the main process: formulas not in the on-disk cache are
-   rendered (in one batch, split over two processes on two cores), so -j write
-   workers inherit them and -j 2 equals -j 1. Then the stylesheet and the
+1. read: each page's formulas are collected (:data:`FORMULAS`, merged for -j),
+   and those not in the on-disk cache are sent to a child process that renders
+   them while Sphinx goes on reading (:mod:`.background`, on two cores);
+2. env-updated, in the main process: the child's markup is collected, and what
+   it could not render (one core, no fork) is rendered in one batch, so -j write
+   workers inherit everything and -j 2 equals -j 1. Then the stylesheet and the
    licence are written to ``_static/katex/`` (or ``_static/temml/``), and each
    KaTeX font is subset to what it draws, in a child process that
    build-finished waits for (Temml's one font, for EPUB, is copied at once, so
@@ -25,9 +27,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 import re
 import shutil
-from collections.abc import Callable
+import weakref
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,12 +41,14 @@ from sphinx.application import Sphinx
 from sphinx.builders import Builder
 from sphinx.environment import BuildEnvironment
 from sphinx.locale import _
+from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 from sphinx.util.math import get_node_equation_number
 
 from ..config import read_config
 from ..diagnostics import PlaybookWarning, warn
 from ..envstore import PageStore
+from .background import BackgroundRenderer, Formula
 from .cache import CACHE, formula_key
 from .engines import NoEngineError
 from .fonts import STAMP, FontFaces, characters_by_font, start_subsetting, without_unused_faces
@@ -62,17 +69,44 @@ _ALIGN_CSS = """
 
 
 def library_for(builder: Builder) -> Library:
-    if builder.name.startswith("epub") or read_config(builder.config).math == "mathml":
-        return TEMML
-    return KATEX
+    return _math_build(builder).library
 
 
 def _uses_renderer(builder: Builder) -> bool:
     return getattr(builder, "math_renderer_name", None) == RENDERER
 
 
-def _macros_json(builder: Builder) -> str:
-    return json.dumps(read_config(builder.config).math_macros, sort_keys=True)
+@dataclass
+class _MathBuild:
+    """What one builder's formulas share: settings read once, not once per formula."""
+
+    library: Library
+    macros_json: str
+    display_align: str
+    main_pid: int = field(default_factory=os.getpid)
+    background: BackgroundRenderer | None = None
+    #: Renders the rest of the site: set while it waits for the first formula missing.
+    complete: Callable[[], None] | None = None
+    keys: dict[Formula, str] = field(default_factory=dict)
+
+    def key(self, tex: str, display: bool) -> str:
+        formula = (tex, display)
+        if formula not in self.keys:
+            self.keys[formula] = formula_key(self.library, tex, display, self.macros_json)
+        return self.keys[formula]
+
+
+_BUILDS: weakref.WeakKeyDictionary[Builder, _MathBuild] = weakref.WeakKeyDictionary()
+
+
+def _math_build(builder: Builder) -> _MathBuild:
+    if builder not in _BUILDS:
+        settings = read_config(builder.config)
+        epub = builder.name.startswith("epub")
+        library = TEMML if epub or settings.math == "mathml" else KATEX
+        macros = json.dumps(settings.math_macros, sort_keys=True)
+        _BUILDS[builder] = _MathBuild(library, macros, settings.math_display_align)
+    return _BUILDS[builder]
 
 
 def display_tex(node: nodes.math_block) -> str:
@@ -97,17 +131,90 @@ def _formulas(doctree: nodes.Node) -> tuple[tuple[str, bool], ...]:
     )
 
 
+class SendFormulasEarly(SphinxTransform):
+    """Hand a page's formulas to the background child before the page's other
+    transforms run (about half of reading it), not only once it is read.
+
+    After the translations (Locale, 20): the TeX sent is the TeX written. Anything
+    a later transform changes is simply sent again by :func:`_collect`.
+    """
+
+    default_priority = 21
+
+    def apply(self, **kwargs: Any) -> None:
+        _render_in_background(self.env, _formulas(self.document))
+
+
 def _collect(app: Sphinx, doctree: nodes.document) -> None:
-    FORMULAS.of(app.env)[app.env.docname] = _formulas(doctree)
+    formulas = FORMULAS.of(app.env)[app.env.docname] = _formulas(doctree)
+    _render_in_background(app.env, formulas)
+
+
+def _collect_merged(
+    app: Sphinx, env: BuildEnvironment, docnames: Iterable[str], other: BuildEnvironment
+) -> None:
+    """Pages read by -j workers reach the main process here (after FORMULAS merged them)."""
+    pages = FORMULAS.of(env)
+    _render_in_background(env, [formula for name in docnames for formula in pages.get(name, ())])
+
+
+def _start_background(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+    """Fork the child before reading starts, so that it loads the engine meanwhile.
+
+    Only when some page is to be read: a rebuild with nothing to read forks nothing.
+    """
+    if not _uses_renderer(app.builder) or not docnames:
+        return
+    build = _math_build(app.builder)
+    characters = _katex_characters if build.library is KATEX else None
+    build.background = BackgroundRenderer.start(build.library, build.macros_json, characters)
+    if build.background is not None:
+        _READING[env] = build
+
+
+#: The environment being read, and the build whose child renders its formulas.
+_READING: weakref.WeakKeyDictionary[BuildEnvironment, _MathBuild] = weakref.WeakKeyDictionary()
+
+
+def _render_in_background(env: BuildEnvironment, formulas: Iterable[Formula]) -> None:
+    """Send the formulas the cache lacks to the child that renders while Sphinx reads."""
+    build = _READING.get(env)
+    if build is None or build.background is None or os.getpid() != build.main_pid:
+        return  # no child (write-started renders them), or a -j read worker (main sends them)
+    CACHE.load(env.doctreedir)
+    missing = [formula for formula in formulas if CACHE.get(build.key(*formula)) is None]
+    if missing:
+        build.background.send(missing)
+
+
+def _katex_characters(markup: str) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    characters_by_font(markup, _katex_faces(), found)
+    return found
+
+
+def _collect_background(builder: Builder) -> None:
+    """Put what the background child rendered into the cache (and its fonts' characters)."""
+    build = _math_build(builder)
+    if build.background is None:
+        return
+    results, build.background = build.background.results(), None
+    for (tex, display), (rendered, fonts) in results.items():
+        key = build.key(tex, display)
+        CACHE.put(key, rendered)
+        _CHARACTERS_OF_FORMULA[key] = {font: set(chars) for font, chars in fonts.items()}
 
 
 def _rendered(builder: Builder, tex: str, display: bool) -> Rendered:
-    library, macros = library_for(builder), _macros_json(builder)
-    key = formula_key(library, tex, display, macros)
+    build = _math_build(builder)
+    key = build.key(tex, display)
     result = CACHE.get(key)
+    if result is None and build.complete is not None:
+        _complete_now(build)
+        result = CACHE.get(key)
     if result is None:
         try:
-            result = render(library, tex, display, macros)
+            result = render(build.library, tex, display, build.macros_json)
         except NoEngineError as error:
             result = Rendered(None, str(error))
         CACHE.put(key, result)
@@ -118,18 +225,50 @@ def _site_formulas(env: BuildEnvironment) -> set[tuple[str, bool]]:
     return {formula for page in FORMULAS.of(env).values() for formula in page}
 
 
-def _render_site(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """Render every formula of the site not in the cache yet, before pages are written.
+def _before_writing(app: Sphinx, builder: Builder) -> None:
+    """Render the site's formulas before the pages are written, or when the first page
+    written needs one the cache lacks.
 
-    The missing ones go to the engine in one batch: one call instead of one per formula.
+    Written in one process, the pages wait for the background child only when a
+    formula of theirs is missing: meanwhile Sphinx pickles the environment and
+    resolves the first page. Written by -j workers, everything is rendered here,
+    so that they inherit it.
     """
-    if not _uses_renderer(app.builder):
-        return []
+    if not _uses_renderer(builder):
+        return
+    build = _math_build(builder)
+    if build.background is not None and not builder.parallel_ok:
+        build.complete = lambda: _render_site(app, builder.env)
+    else:
+        _render_site(app, builder.env)
+
+
+def _after_writing(app: Sphinx) -> list[Any]:
+    """No page needed a missing formula: the assets are written before the builder
+    finishes (html-collect-pages comes before EPUB packs its files)."""
+    build = _BUILDS.get(app.builder)
+    if build is not None:
+        _complete_now(build)
+    return []
+
+
+def _complete_now(build: _MathBuild) -> None:
+    complete, build.complete = build.complete, None
+    if complete is not None:
+        complete()
+
+
+def _render_site(app: Sphinx, env: BuildEnvironment) -> None:
+    """Render every formula of the site not in the cache yet, and write the assets.
+
+    What the background child has not rendered goes to the engine in one batch:
+    one call instead of one per formula.
+    """
     CACHE.load(app.doctreedir)
-    library, macros = library_for(app.builder), _macros_json(app.builder)
-    keys = {}
-    for tex, display in sorted(_site_formulas(env)):
-        keys[formula_key(library, tex, display, macros)] = (tex, display)
+    _collect_background(app.builder)
+    build = _math_build(app.builder)
+    library, macros = build.library, build.macros_json
+    keys = {build.key(tex, display): (tex, display) for tex, display in sorted(_site_formulas(env))}
     missing = [(key, formula) for key, formula in keys.items() if CACHE.get(key) is None]
     try:
         results = render_site(library, [formula for _key, formula in missing], macros)
@@ -140,7 +279,6 @@ def _render_site(app: Sphinx, env: BuildEnvironment) -> list[str]:
     CACHE.save(keep=set(keys))
     if keys:  # a site without math gets no math files at all
         _write_assets(app, library, set(keys))
-    return []
 
 
 def _failed(translator: Any, node: nodes.Element, tex: str, error: str, tag: str) -> None:
@@ -161,7 +299,7 @@ def visit_math(self: Any, node: nodes.math) -> None:
 
 
 def visit_displaymath(self: Any, node: nodes.math_block) -> None:
-    align = read_config(self.builder.config).math_display_align
+    align = _math_build(self.builder).display_align
     self.body.append(
         self.starttag(node, "div", CLASS=f"math-wrapper pb-math-display pb-math-{align}")
     )
@@ -229,13 +367,10 @@ _CHARACTERS_OF_FORMULA: dict[str, dict[str, set[str]]] = {}
 
 def _characters_of(builder: Builder, tex: str, display: bool) -> dict[str, set[str]]:
     """What one formula draws, by font file: read once for the fonts and the preloads."""
-    key = formula_key(library_for(builder), tex, display, _macros_json(builder))
+    key = _math_build(builder).key(tex, display)
     if key not in _CHARACTERS_OF_FORMULA:
-        found: dict[str, set[str]] = {}
         markup = _rendered(builder, tex, display).html
-        if markup:
-            characters_by_font(markup, _katex_faces(), found)
-        _CHARACTERS_OF_FORMULA[key] = found
+        _CHARACTERS_OF_FORMULA[key] = _katex_characters(markup) if markup else {}
     return _CHARACTERS_OF_FORMULA[key]
 
 
@@ -308,6 +443,10 @@ _PENDING: list[Callable[[], object]] = []
 
 
 def _finish_assets(app: Sphinx, exception: Exception | None) -> None:
+    build = _BUILDS.get(app.builder)
+    if build is not None:
+        build.complete = None
+        _collect_background(app.builder)  # a failed build leaves no child behind
     while _PENDING:
         _PENDING.pop()()
 
@@ -317,8 +456,12 @@ def setup_math(app: Sphinx, *, config_inited: bool) -> None:
         RENDERER, inline_renderers=(visit_math, None), block_renderers=(visit_displaymath, None)
     )
     FORMULAS.connect(app)
+    app.connect("env-before-read-docs", _start_background)
+    app.add_transform(SendFormulasEarly)
     app.connect("doctree-read", _collect)
-    app.connect("env-updated", _render_site)
+    app.connect("env-merge-info", _collect_merged, priority=600)  # after FORMULAS merged
+    app.connect("write-started", _before_writing)
+    app.connect("html-collect-pages", _after_writing)
     app.connect("html-page-context", _link_stylesheet)
     app.connect("build-finished", _finish_assets, priority=100)
     if config_inited:

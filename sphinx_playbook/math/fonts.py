@@ -16,12 +16,13 @@ from __future__ import annotations
 import hashlib
 import html
 import json
-import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from io import BytesIO
 from pathlib import Path
+
+from ..forking import InChild
 
 STAMP = "playbook-katex-fonts.json"
 
@@ -328,32 +329,6 @@ def start_subsetting(
     """``subset_fonts`` in a forked child while Sphinx writes the pages; call the
     returned function to wait for it. fontTools is pure Python, and the fonts are
     needed only once the site is complete: on two cores this takes them off the
-    build's critical path. Where there is no fork, or one core, it runs here and now.
+    build's critical path (the child imports fontTools itself, 0.1 s).
     """
-
-    def here() -> None:
-        subset_fonts(source, target, characters, stamp_file)
-
-    if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
-        here()
-        return lambda: None
-    # sphinx-build runs one thread, so the child may import fontTools itself (0.1 s).
-    pid = os.fork()
-    if pid == 0:  # the child: subset, then leave without running the parent's exit code
-        status = 1
-        try:
-            here()
-            status = 0
-        finally:
-            os._exit(status)
-
-    def finish() -> None:
-        try:
-            _pid, status = os.waitpid(pid, 0)
-            done = os.waitstatus_to_exitcode(status) == 0
-        except ChildProcessError:  # reaped by someone else: the stamps tell what is left
-            done = False
-        if not done:
-            here()  # in this process: what the child wrote is kept, an error shows as one
-
-    return finish
+    return InChild(lambda: subset_fonts(source, target, characters, stamp_file)).result

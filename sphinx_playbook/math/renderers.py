@@ -8,13 +8,12 @@ engine :mod:`.engines` picks, one context per process, loaded on first use.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from ..forking import InChild, can_fork
 from .engines import JSContext, new_context
 
 VENDOR = Path(__file__).parent / "vendor"
@@ -108,6 +107,11 @@ def _context(library: Library, engine: str | None = None) -> JSContext:
     return context
 
 
+def load(library: Library, engine: str | None = None) -> None:
+    """Start the engine and load the library now, before the first formula asks for it."""
+    _context(library, engine)
+
+
 def render(
     library: Library, tex: str, display: bool, macros_json: str = "{}", engine: str | None = None
 ) -> Rendered:
@@ -143,35 +147,12 @@ def render_site(
     each other (each gets its own macros), so two processes give the same markup
     in about half the time.
     """
-    if len(formulas) < _SPLIT_FROM or not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
+    if len(formulas) < _SPLIT_FROM or not can_fork():
         return render_many(library, formulas, macros_json)
     half = len(formulas) // 2
-    first, second = formulas[:half], formulas[half:]
-    reader, writer = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: render its half, send it as JSON, leave at once
-        status = 1
-        try:
-            os.close(reader)
-            results = render_many(library, second, macros_json)
-            payload = json.dumps([[r.html, r.error] for r in results]).encode()
-            with os.fdopen(writer, "wb") as pipe:
-                pipe.write(payload)
-            status = 0
-        finally:
-            os._exit(status)
-    os.close(writer)
+    theirs = InChild(lambda: render_many(library, formulas[half:], macros_json))
     try:
-        mine = render_many(library, first, macros_json)
-    finally:  # even when this half fails, the child is read to its end and waited for
-        with os.fdopen(reader, "rb") as pipe:
-            payload = pipe.read()
-        with contextlib.suppress(ChildProcessError):  # reaped elsewhere: the payload tells
-            os.waitpid(pid, 0)
-    try:
-        theirs = [Rendered(html, error) for html, error in json.loads(payload)]
-    except ValueError:  # the child failed before it wrote everything
-        theirs = []
-    if len(theirs) != len(second):
-        theirs = render_many(library, second, macros_json)
-    return mine + theirs
+        mine = render_many(library, formulas[:half], macros_json)
+    finally:  # even when this half fails, the child is waited for
+        rest = theirs.result()
+    return mine + rest
