@@ -6,6 +6,7 @@ import json
 import os
 import re
 import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -109,10 +110,11 @@ def test_the_background_child_renders_what_this_process_would():
     errors included, with the characters each font draws."""
     macros = corpus_macros()
     formulas = [*read_corpus(), (r"\frac{1}{2", False)]
-    child = BackgroundRenderer.start(KATEX, macros, lambda markup: drawn_by_font(markup))
+    child = BackgroundRenderer.start(KATEX, macros, drawn_by_font)
     assert child is not None, "this machine has fork and two cores"
     for start in range(0, len(formulas), 7):  # a page's worth at a time, some sent twice
         child.send(formulas[max(0, start - 2) : start + 7])
+    wait_until(lambda: all(child._claims[: len(child._batches)]))  # the child took them all
     results = child.results()
     expected = render_many(KATEX, formulas, macros)
     assert [results[formula][0] for formula in formulas] == expected
@@ -121,12 +123,40 @@ def test_the_background_child_renders_what_this_process_would():
         assert fonts == {k: "".join(sorted(v)) for k, v in drawn_by_font(rendered.html).items()}
 
 
-def test_a_background_child_that_dies_hands_back_nothing():
-    """The caller then renders everything itself: no hang, no exception."""
+def test_asked_early_this_process_renders_the_last_batches_itself():
+    """The two meet in the middle: nothing is missing, nothing differs."""
+    formulas = read_corpus()
+    child = BackgroundRenderer.start(KATEX, corpus_macros(), drawn_by_font)
+    for start in range(0, len(formulas), 5):
+        child.send(formulas[start : start + 5])
+    rendered_here: list[tuple[str, bool]] = []
+    batch = child._render.batch
+    child._render.batch = lambda part: (rendered_here.extend(part), batch(part))[1]
+    results = child.results()
+    assert rendered_here, "the last batches were not left to the child"
+    assert len(rendered_here) < len(formulas), "the child rendered the first ones"
+    expected = render_many(KATEX, formulas, corpus_macros())
+    assert [results[formula][0] for formula in formulas] == expected
+
+
+def test_a_background_child_that_dies_costs_only_what_it_had_claimed():
+    """No hang, no exception: unclaimed batches are rendered here, the rest by the caller."""
     child = BackgroundRenderer.start(KATEX, "{}")
     child.send([("x", False)])
+    wait_until(lambda: child._claims[0])
     os.kill(child._pid, signal.SIGKILL)
-    assert child.results() == {}
+    assert child.results() == {}, "the child had claimed the batch, and died with it"
+    child = BackgroundRenderer.start(KATEX, "{}")
+    os.kill(child._pid, signal.SIGKILL)
+    child.send([("y", False)])
+    assert child.results() == {("y", False): (render(KATEX, "y", False), {})}
+
+
+def wait_until(condition, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the background child never got there"
+        time.sleep(0.01)
 
 
 def drawn_by_font(markup: str | None) -> dict[str, set[str]]:

@@ -8,17 +8,23 @@ the build almost nothing on its critical path. The child also works out which
 font draws which character (:func:`.fonts.characters_by_font`), for the font
 subsets and the preloads.
 
-The protocol is two pipes. Requests are JSON lines (one page's formulas each)
-written without blocking, so the main process never waits for the child while
-it reads; a ``null`` line asks for the results, which come back as one
-length-prefixed JSON payload. Whatever the child could not deliver (it died, or
-its payload is short) is rendered the ordinary way by the caller.
+The protocol is two pipes. Requests are JSON lines (one batch, a page's
+formulas, each) written without blocking, so the main process never waits for
+the child while it reads; a ``null`` line asks for the results, which come back
+as one length-prefixed JSON payload. When the results are asked for before the
+child is through, the main process renders batches too, from the last one back,
+while the child goes on from the front: each batch is claimed in a byte of
+shared memory before it is rendered, so they meet in the middle. (Two claiming
+the same batch at once would render it twice, which changes nothing.) Whatever
+the child could not deliver (it died, or its payload is short) is rendered the
+ordinary way by the caller.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import mmap
 import os
 import struct
 from collections.abc import Callable, Iterable
@@ -30,14 +36,20 @@ Formula = tuple[str, bool]
 #: What the child returns for a formula: its markup, and its characters by font file.
 Result = tuple[Rendered, dict[str, str]]
 _LENGTH = struct.Struct("!Q")
+#: Batches that can be claimed (a byte each); later ones are all the child's.
+_CLAIMABLE = 1 << 16
 
 
 class BackgroundRenderer:
     """A child process rendering formulas sent to it; :meth:`results` collects them."""
 
-    def __init__(self, pid: int, requests: int, responses: int) -> None:
+    def __init__(
+        self, pid: int, requests: int, responses: int, claims: mmap.mmap, render: _Render
+    ) -> None:
         self._pid, self._requests, self._responses = pid, requests, responses
+        self._claims, self._render = claims, render
         self._unsent = bytearray()
+        self._batches: list[list[Formula]] = []
         self.sent: set[Formula] = set()
 
     @classmethod
@@ -54,6 +66,8 @@ class BackgroundRenderer:
         """
         if not can_fork():
             return None
+        render = _Render(library, macros_json, characters)
+        claims = mmap.mmap(-1, _CLAIMABLE)  # anonymous and shared with the child
         request_reader, request_writer = os.pipe()
         response_reader, response_writer = os.pipe()
         pid = os.fork()
@@ -62,14 +76,14 @@ class BackgroundRenderer:
             try:
                 os.close(request_writer)
                 os.close(response_reader)
-                _serve(request_reader, response_writer, library, macros_json, characters)
+                _serve(request_reader, response_writer, render, claims)
                 status = 0
             finally:
                 os._exit(status)
         os.close(request_reader)
         os.close(response_writer)
         os.set_blocking(request_writer, False)
-        return cls(pid, request_writer, response_reader)
+        return cls(pid, request_writer, response_reader, claims, render)
 
     def send(self, formulas: Iterable[Formula]) -> None:
         """Queue formulas (those not sent before); never blocks."""
@@ -77,6 +91,7 @@ class BackgroundRenderer:
         if not new:
             return
         self.sent.update(new)
+        self._batches.append(new)
         self._unsent += json.dumps(new).encode() + b"\n"
         self._flush()
 
@@ -92,12 +107,18 @@ class BackgroundRenderer:
             del self._unsent[:written]
 
     def results(self) -> dict[Formula, Result]:
-        """Wait for the child to render everything sent, and end it."""
+        """Render what the child has not started, from the end, then collect the rest."""
+        mine: dict[Formula, Result] = {}
         payload = b""
         try:
             os.set_blocking(self._requests, True)
             self._unsent += b"null\n"
             self._flush()
+            for index in reversed(range(min(len(self._batches), _CLAIMABLE))):
+                if self._claims[index]:
+                    break  # the child got this far: the rest is its
+                self._claims[index] = 1
+                mine.update(self._render.batch(self._batches[index]))
             with os.fdopen(self._responses, "rb") as pipe:
                 header = pipe.read(_LENGTH.size)
                 if len(header) == _LENGTH.size:
@@ -112,33 +133,50 @@ class BackgroundRenderer:
         try:
             rows = json.loads(payload)
         except ValueError:  # the child died before it wrote everything
-            return {}
-        return {
+            rows = []
+        theirs = {
             (tex, display): (Rendered(html, error), fonts)
             for tex, display, html, error, fonts in rows
         }
+        return {**theirs, **mine}
 
 
-def _serve(
-    requests: int,
-    responses: int,
-    library: Library,
-    macros_json: str,
-    characters: Callable[[str], dict[str, set[str]]] | None,
-) -> None:
+class _Render:
+    """One batch of formulas rendered, each with its characters by font file."""
+
+    def __init__(
+        self,
+        library: Library,
+        macros_json: str,
+        characters: Callable[[str], dict[str, set[str]]] | None,
+    ) -> None:
+        self.library, self.macros_json, self.characters = library, macros_json, characters
+
+    def batch(self, formulas: list[Formula]) -> dict[Formula, Result]:
+        results = {}
+        for formula, result in zip(
+            formulas, render_many(self.library, formulas, self.macros_json), strict=True
+        ):
+            fonts = self.characters(result.html) if self.characters and result.html else {}
+            results[formula] = (result, {f: "".join(sorted(c)) for f, c in fonts.items()})
+        return results
+
+
+def _serve(requests: int, responses: int, render: _Render, claims: mmap.mmap) -> None:
     rows: list[list[object]] = []
-    load(library)  # while the first page is still being parsed
+    load(render.library)  # while the first page is still being parsed
     with os.fdopen(requests, "rb") as pipe:
-        for line in pipe:
+        for index, line in enumerate(pipe):
             formulas = json.loads(line)
             if formulas is None:
                 break
-            formulas = [(tex, display) for tex, display in formulas]
-            for (tex, display), result in zip(
-                formulas, render_many(library, formulas, macros_json), strict=True
-            ):
-                fonts = characters(result.html) if characters and result.html else {}
-                drawn = {font: "".join(sorted(chars)) for font, chars in fonts.items()}
+            if index < _CLAIMABLE:
+                if claims[index]:
+                    continue  # the main process is rendering it
+                claims[index] = 1
+            for (tex, display), (result, drawn) in render.batch(
+                [(tex, display) for tex, display in formulas]
+            ).items():
                 rows.append([tex, display, result.html, result.error, drawn])
         else:  # the main process ended without asking: nobody wants the results
             return
