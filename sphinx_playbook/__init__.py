@@ -15,6 +15,7 @@ from .caches import setup_caches
 from .citations import setup_citations
 from .config import add_config_values
 from .directives import setup_directives
+from .forking import setup_forking
 from .images import setup_images
 from .interactive import setup_interactive
 from .math import setup_math
@@ -72,5 +73,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_math(app, config_inited=config_inited)
     setup_interactive(app)
     setup_caches(app)
+    setup_forking(app)
     app.add_post_transform(LiftArticleTitle)
     return metadata

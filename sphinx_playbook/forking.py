@@ -6,18 +6,43 @@ the formulas) and is wanted only later: a child process does it meanwhile and
 hands back the result, pickled through a pipe. Where there is no fork, or one
 core, or the child fails, the work is done here when its result is asked for,
 so the outcome (and any error) is the same.
+
+Before the first fork, the objects alive once the builder is set up (modules,
+registries, the theme, the environment) are frozen out of the garbage
+collector's reach: they live until the process ends, yet each full collection
+walked them all, about 15 % of a build's time. Frozen, they are also shared
+with the forked children instead of copied on the collector's first write.
 """
 
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import pickle
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
+from sphinx.application import Sphinx
+
 T = TypeVar("T")
 _MISSING = object()
+
+
+_FROZEN: list[bool] = []
+
+
+def _freeze_long_lived_objects(app: Sphinx) -> None:
+    """``gc.freeze()``, once per process: a process that builds again and again (a
+    test suite, a server) keeps the garbage of its later builds collectable."""
+    if not _FROZEN:
+        _FROZEN.append(True)
+        gc.freeze()
+
+
+def setup_forking(app: Sphinx) -> None:
+    # Early among builder-inited handlers: before the first child is forked.
+    app.connect("builder-inited", _freeze_long_lived_objects, priority=100)
 
 
 def can_fork() -> bool:
