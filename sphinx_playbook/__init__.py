@@ -46,7 +46,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
         "version": __version__,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
-        "env_version": 1,
+        "env_version": 2,  # 2: citations are looked up at env-updated
     }
     if getattr(app, "_sphinx_playbook_set_up", False):
         return metadata

@@ -33,7 +33,6 @@ def enable_citations(app: Sphinx, config: Any) -> None:
     app.add_role("cite", CiteRole("p"), override=True)
     app.add_domain(CiteDomain, override=True)
     app.connect("builder-inited", collect.on_builder_inited)
-    app.connect("env-before-read-docs", collect.before_reading)
     app.connect("doctree-read", collect.on_doctree_read)
     collect.CITATIONS.connect(app)
     app.connect("env-updated", collect.on_env_updated)

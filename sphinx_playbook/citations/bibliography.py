@@ -12,13 +12,12 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import latexcodec  # noqa: F401 (registers the "ulatex" codec pybtex also uses)
-import pybtex.errors
-from pybtex.database import Person
-from pybtex.database.input.bibtex import Parser
+from typing import TYPE_CHECKING
 
 from ..urls import is_safe_url
+
+if TYPE_CHECKING:  # pybtex is imported where a file is parsed: often a forked child
+    from pybtex.database import Person
 
 #: How many authors a hover card lists before "...".
 CARD_AUTHORS = 3
@@ -37,6 +36,8 @@ def latex_to_text(value: str) -> str:
     """``J{\\'e}gou`` -> ``Jégou``; ``{GPT}-3 \\& co`` -> ``GPT-3 & co``."""
     if _PLAIN.fullmatch(value) and "--" not in value and ",," not in value:
         return _SPACES.sub(" ", value).strip()
+    import latexcodec  # noqa: F401 (registers the "ulatex" codec)
+
     try:
         text = codecs.decode(value, "ulatex")
     except (ValueError, UnicodeError):
@@ -148,6 +149,9 @@ def read_bibliography(path: Path) -> Bibliography:
         result.problems.append((line, "the file is not UTF-8; save it as UTF-8"))
         text = raw.decode("utf-8", errors="replace")
     lines = _entry_lines(text)
+    import pybtex.errors
+    from pybtex.database.input.bibtex import Parser
+
     with pybtex.errors.capture() as errors:
         try:
             data = Parser().parse_string(text)

@@ -1,4 +1,5 @@
-"""Read phase: which keys each page cites, in order, and the entries they point to.
+"""Which keys each page cites, in order (read phase), and the entries they point to
+(env-updated: the site's .bib files are parsed in a forked child meanwhile).
 
 The entries a page cites are stored with the page in the environment, so the
 write phase (possibly in another process) needs no .bib file, and every .bib a
@@ -8,6 +9,7 @@ that use it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.metadata
 import os
@@ -41,6 +43,10 @@ class CitedPage:
     occurrences: list[list[str]] = field(default_factory=list)
     #: The page's own .bib files (front matter ``bibliography``).
     bibfiles: list[str] = field(default_factory=list)
+    #: Read but not yet looked up in the .bib files: each citation's keys, source
+    #: and line. Pages are resolved together at env-updated, so that reading never
+    #: waits for a .bib file still being parsed.
+    unresolved: list[tuple[list[str], str | None, int | None]] | None = None
 
 
 @dataclass
@@ -118,7 +124,7 @@ def _disk_cache_entry(path: Path) -> tuple[Path, str] | None:
     if not _DISK_CACHE:
         return None
     try:
-        digest = hashlib.sha256(path.read_bytes() + _READER_IDENTITY).hexdigest()
+        digest = hashlib.sha256(path.read_bytes() + _reader_identity()).hexdigest()
     except OSError:
         return None
     name = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
@@ -155,12 +161,15 @@ def _parse_into_disk_cache(path: Path) -> Bibliography:
     return bibliography
 
 
-_READER_IDENTITY = b"\0".join(
-    [
-        Path(bibliography_module.__file__).read_bytes(),
-        importlib.metadata.version("pybtex").encode(),
-    ]
-)
+@functools.cache
+def _reader_identity() -> bytes:
+    """The code that turns a .bib into entries: ours and pybtex's version."""
+    return b"\0".join(
+        [
+            Path(bibliography_module.__file__).read_bytes(),
+            importlib.metadata.version("pybtex").encode(),
+        ]
+    )
 
 
 def site_bibfiles(app: Sphinx) -> list[Path]:
@@ -174,16 +183,14 @@ def report_problems(bibliography: Bibliography, shown: str) -> None:
         warn(message, PlaybookWarning.CITATION, location)
 
 
-#: The .bib files whose problems this build has reported, and the process that
-#: reports them (not a -j read worker: each would report them again).
+#: The .bib files whose problems this build has reported.
 _REPORTED: set[str] = set()
-_REPORTER: list[int] = []
 
 
 def _load_and_report(path: Path) -> Bibliography:
     """``load``, and the file's problems reported the first time the build reads it."""
     bibliography = load(path)
-    if os.getpid() in _REPORTER and str(path) not in _REPORTED:
+    if str(path) not in _REPORTED:
         _REPORTED.add(str(path))
         report_problems(bibliography, str(path))
     return bibliography
@@ -211,11 +218,10 @@ def all_references(env: BuildEnvironment) -> dict[str, Reference]:
 
 
 def on_builder_inited(app: Sphinx) -> None:
-    """Start reading the site-wide .bib files; their problems are reported when the
-    first page that cites is read (or at env-updated)."""
+    """Start reading the site-wide .bib files while the pages are read; they are
+    needed at env-updated."""
     _DISK_CACHE[:] = [Path(app.doctreedir)]
     _REPORTED.clear()
-    _REPORTER[:] = [os.getpid()]
     for path in site_bibfiles(app):
         if not path.exists():
             warn(
@@ -226,44 +232,47 @@ def on_builder_inited(app: Sphinx) -> None:
         prefetch(path)
 
 
-def before_reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-    """-j read workers inherit what this process holds: give them the parsed files."""
-    if app.parallel > 1:
-        for path in site_bibfiles(app):
-            if path.exists():
-                _load_and_report(path)
-
-
 def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
+    """Note the page's citations and .bib files; they are looked up at env-updated."""
     env = app.env
     docname = env.docname
     citations = list(doctree.findall(cite_ref))
     _store(env).pop(docname, None)
     if not citations:
         return
-    entries: dict[str, Reference] = {}
     own = _page_bibfiles(env, docname)
     for path in site_bibfiles(app) + own:
-        if not path.exists():
-            continue  # reported at builder-inited or in _page_bibfiles
-        env.note_dependency(str(path))
-        for key, reference in _load_and_report(path).entries.items():
-            entries.setdefault(key, reference)
-    page = CitedPage(bibfiles=[str(path) for path in own])
-    for node in citations:
-        page.occurrences.append([key for key in node["keys"] if key in entries])
-        for key in node["keys"]:
+        if path.exists():  # a missing one is reported at builder-inited or in _page_bibfiles
+            env.note_dependency(str(path))
+    _store(env)[docname] = CitedPage(
+        bibfiles=[str(path) for path in own],
+        unresolved=[(list(node["keys"]), node.source, node.line) for node in citations],
+    )
+
+
+def _resolve(app: Sphinx, page: CitedPage) -> None:
+    """Look the page's citations up in its .bib files; unknown keys warn at their line."""
+    entries: dict[str, Reference] = {}
+    for path in site_bibfiles(app) + [Path(name) for name in page.bibfiles]:
+        if path.exists():
+            for key, reference in _load_and_report(path).entries.items():
+                entries.setdefault(key, reference)
+    for keys, source, line in page.unresolved or ():
+        page.occurrences.append([key for key in keys if key in entries])
+        for key in keys:
             if key not in entries:
+                located = nodes.inline()
+                located.source, located.line = source, line
                 warn(
                     f"unknown citation key {key!r}; add it to a .bib file or fix the key",
                     PlaybookWarning.CITATION,
-                    node,
+                    located,
                 )
                 continue
             if key not in page.references:
                 page.keys.append(key)
                 page.references[key] = entries[key]
-    _store(env)[docname] = page
+    page.unresolved = None
 
 
 def _page_bibfiles(env: BuildEnvironment, docname: str) -> list[Path]:
@@ -302,13 +311,16 @@ def reading_order(env: BuildEnvironment, root: str) -> list[str]:
 
 
 def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """Report the .bib files' problems once per build; in book numbering,
-    number every citation of the book and return the pages whose numbers or list
-    changed, so that they are written again."""
+    """Report the .bib files' problems once per build, and look up the citations of
+    the pages read; in book numbering, number every citation of the book and return
+    the pages whose numbers or list changed, so that they are written again."""
     site = [path for path in site_bibfiles(app) if path.exists()]
     own = sorted({f for page in _store(env).values() for f in page.bibfiles} - set(map(str, site)))
     for path in [*site, *map(Path, own)]:
         _load_and_report(path)
+    for docname in sorted(_store(env)):
+        if _store(env)[docname].unresolved is not None:
+            _resolve(app, _store(env)[docname])
     if read_config(app.config).citation_numbering != "book":
         return []
     book = BookNumbering()
