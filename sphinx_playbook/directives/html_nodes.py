@@ -14,7 +14,7 @@ from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from ..images import sized_image, to_sized_image
-from .base import is_component
+from .base import find_components
 
 
 class aside_node(nodes.Element, nodes.General):
@@ -65,12 +65,14 @@ class PlaybookHtmlComponents(SphinxPostTransform):
     formats = ("html",)
 
     def run(self, **kwargs: Any) -> None:
-        for node in list(self.document.findall(lambda n: is_component(n, "aside"))):
-            self._replace(node, aside_node)
-        self._stack_asides()
-        for node in list(self.document.findall(lambda n: is_component(n, "wide-image"))):
+        # Found before any is replaced: a replacement keeps the children, so the
+        # components found inside others stay in the tree.
+        found = find_components(self.document, "aside", "wide-image", "side-by-side")
+        asides = [self._replace(node, aside_node) for node in found["aside"]]
+        self._stack_asides(asides)
+        for node in found["wide-image"]:
             self._band(node)
-        for node in list(self.document.findall(lambda n: is_component(n, "side-by-side"))):
+        for node in found["side-by-side"]:
             self._columns(node)
 
     @staticmethod
@@ -80,8 +82,8 @@ class PlaybookHtmlComponents(SphinxPostTransform):
         node.replace_self(new)
         return new
 
-    def _stack_asides(self) -> None:
-        for aside in list(self.document.findall(aside_node)):
+    def _stack_asides(self, asides: list[nodes.Element]) -> None:
+        for aside in asides:
             parent = aside.parent
             if parent is None or isinstance(parent, aside_stack):
                 continue
