@@ -23,7 +23,7 @@ from sphinx.util.nodes import nested_parse_with_titles
 
 from .config import read_config
 from .diagnostics import PlaybookWarning, warn
-from .directives.base import OptionSpec, PlaybookDirective, component, is_component
+from .directives.base import OptionSpec, PlaybookDirective, component, find_components
 from .scholarly import article_citation, article_metadata
 from .urls import is_safe_url
 
@@ -132,7 +132,16 @@ class BuildAppendix(SphinxPostTransform):
         parent = top or self.document
         parts: list[nodes.Node] = []
 
-        for part in list(self.document.findall(lambda n: is_component(n, "appendix"))):
+        # One walk finds both. The {citation} blocks are filled first, while each is
+        # still in its place: an {appendix} (which may hold one) moves its children.
+        found = find_components(self.document, "appendix", "citation-block")
+        citation = self._citation(docname)
+        for node in found["citation-block"]:
+            if citation:
+                node.replace_self(copy.deepcopy(citation))
+            else:  # no published date: nothing to cite (replace_self([]) would fail)
+                node.parent.remove(node)
+        for part in found["appendix"]:
             part.parent.remove(part)
             parts.extend(_sections_from_rubrics(part.children))
         if html:
@@ -140,26 +149,13 @@ class BuildAppendix(SphinxPostTransform):
             if footnotes is not None:
                 parts.append(footnotes)
         references = next(
-            iter(
-                self.document.findall(
-                    lambda n: isinstance(n, nodes.section) and "pb-references" in n["ids"]
-                )
-            ),
+            (s for s in self.document.findall(nodes.section) if "pb-references" in s["ids"]),
             None,
         )
         if references is not None:
             references.parent.remove(references)
             parts.append(references)
-
-        citation = self._citation(docname)
-        placed = list(self.document.findall(lambda n: is_component(n, "citation-block")))
-        if placed:
-            for node in placed:
-                if citation:
-                    node.replace_self(copy.deepcopy(citation))
-                else:  # no published date: nothing to cite (replace_self([]) would fail)
-                    node.parent.remove(node)
-        elif citation is not None:
+        if citation is not None and not found["citation-block"]:
             parts.append(_titled(_("Citation"), *citation, name="citation"))
 
         updates = self._updates(docname)

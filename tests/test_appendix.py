@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
-from conftest import playbook_warnings, read_html
+from conftest import ROOTS, playbook_warnings, read_html
 
 
 def appendix_parts(page) -> list[str]:
@@ -132,3 +134,23 @@ def test_text_builder_writes_the_appendix(app):
     text = (app.outdir / "index.txt").read_text(encoding="utf-8")
     for heading in ("Acknowledgements", "Reuse", "BibTeX citation"):
         assert heading in text
+
+
+def test_a_citation_block_inside_the_appendix_stands_where_it_is_placed(make_app, tmp_path):
+    """{citation} within {appendix}: filled in place, once, and no Citation part added."""
+    src = tmp_path / "src"
+    shutil.copytree(ROOTS / "test-appendix-rst", src)
+    index = src / "index.rst"
+    text = index.read_text(encoding="utf-8").replace(".. citation::\n\n", "")
+    thanks = "   We thank the reviewers.\n"
+    index.write_text(text.replace(thanks, thanks + "\n   .. citation::\n"), encoding="utf-8")
+    app = make_app("html", srcdir=src, builddir=tmp_path / "build")
+    app.build()
+    assert playbook_warnings(app) == []
+    page = read_html(app)
+    assert appendix_parts(page) == ["Acknowledgements", "Footnotes", "Reuse"]
+    acknowledgements = page.select_one("#pb-appendix").find("section")
+    assert [s.get_text(strip=True) for s in page.select(".pb-cite-short")] == [
+        'Lovelace & Babbage, "The Analytical Engine", 2024.'
+    ]
+    assert acknowledgements.select_one(".pb-cite-short") is not None

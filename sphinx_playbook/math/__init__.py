@@ -5,16 +5,18 @@ formula; ``"mathml"`` writes Temml's MathML Core, drawn with the reader's math
 font; ``"off"`` leaves ``html_math_renderer`` to the author (MathJax, say). EPUB
 always gets MathML. The flow:
 
-1. read: each page's formulas are collected (:data:`FORMULAS`, merged for -j),
-   and those not in the on-disk cache are sent to a child process that renders
-   them while Sphinx goes on reading (:mod:`.background`, on two cores);
-2. env-updated, in the main process: the child's markup is collected, and what
-   it could not render (one core, no fork) is rendered in one batch, so -j write
-   workers inherit everything and -j 2 equals -j 1. Then the stylesheet and the
-   licence are written to ``_static/katex/`` (or ``_static/temml/``), and each
-   KaTeX font is subset to what it draws, in a child process that
-   build-finished waits for (Temml's one font, for EPUB, is copied at once, so
-   the EPUB builder packs it);
+1. read: each page's formulas are collected (:data:`FORMULAS`, merged for -j);
+   in a serial read, those not in the on-disk cache are sent to a child process
+   that renders them while Sphinx goes on reading (:mod:`.background`, on two
+   cores);
+2. before writing: the child's markup is collected when the first page needs a
+   formula it lacks (or at write-started when -j workers will write, so that
+   they inherit everything and -j 2 equals -j 1); what it did not render (no
+   child: one core, no fork, -j read) is rendered in one batch, split over two
+   processes. Then the stylesheet and the licence are written to
+   ``_static/katex/`` (or ``_static/temml/``), and each KaTeX font is subset to
+   what it draws, in a child process that build-finished waits for (Temml's one
+   font, for EPUB, is copied at once, so the EPUB builder packs it);
 3. write: the translator looks formulas up; pages with math link the stylesheet
    and preload the fonts their formulas draw with.
 
@@ -161,9 +163,11 @@ def _collect_merged(
 def _start_background(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     """Fork the child before reading starts, so that it loads the engine meanwhile.
 
-    Only when some page is to be read: a rebuild with nothing to read forks nothing.
+    Only when some page is to be read (a rebuild with nothing to read forks
+    nothing), and not for ``-j N``, whose readers take the cores already: there the
+    formulas are rendered in one batch, split over two processes, before writing.
     """
-    if not _uses_renderer(app.builder) or not docnames:
+    if not _uses_renderer(app.builder) or not docnames or app.parallel > 1:
         return
     build = _math_build(app.builder)
     characters = _katex_characters if build.library is KATEX else None
