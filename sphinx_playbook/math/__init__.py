@@ -152,14 +152,6 @@ def _collect(app: Sphinx, doctree: nodes.document) -> None:
     _render_in_background(app.env, formulas)
 
 
-def _collect_merged(
-    app: Sphinx, env: BuildEnvironment, docnames: Iterable[str], other: BuildEnvironment
-) -> None:
-    """Pages read by -j workers reach the main process here (after FORMULAS merged them)."""
-    pages = FORMULAS.of(env)
-    _render_in_background(env, [formula for name in docnames for formula in pages.get(name, ())])
-
-
 def _start_background(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     """Fork the child before reading starts, so that it loads the engine meanwhile.
 
@@ -184,7 +176,7 @@ def _render_in_background(env: BuildEnvironment, formulas: Iterable[Formula]) ->
     """Send the formulas the cache lacks to the child that renders while Sphinx reads."""
     build = _READING.get(env)
     if build is None or build.background is None or os.getpid() != build.main_pid:
-        return  # no child (write-started renders them), or a -j read worker (main sends them)
+        return  # no child (write-started renders them), or a forked process (not its pipe)
     CACHE.load(env.doctreedir)
     missing = [formula for formula in formulas if CACHE.get(build.key(*formula)) is None]
     if missing:
@@ -451,6 +443,8 @@ _PENDING: list[Callable[[], object]] = []
 def _finish_assets(app: Sphinx, exception: Exception | None) -> None:
     build = _BUILDS.get(app.builder)
     if build is not None:
+        if exception is None:  # a builder that skipped html-collect-pages: assets still follow
+            _complete_now(build)
         build.complete = None
         _collect_background(app.builder)  # a failed build leaves no child behind
     while _PENDING:
@@ -465,7 +459,6 @@ def setup_math(app: Sphinx, *, config_inited: bool) -> None:
     app.connect("env-before-read-docs", _start_background)
     app.add_transform(SendFormulasEarly)
     app.connect("doctree-read", _collect)
-    app.connect("env-merge-info", _collect_merged, priority=600)  # after FORMULAS merged
     app.connect("write-started", _before_writing)
     app.connect("html-collect-pages", _after_writing)
     app.connect("html-page-context", _link_stylesheet)
