@@ -48,11 +48,14 @@ def is_component(node: nodes.Node, name: str) -> bool:
     return isinstance(node, nodes.Element) and node.get(COMPONENT) == name
 
 
-def find_components(root: nodes.Node, *names: str) -> dict[str, list[nodes.container]]:
+def find_components(
+    root: nodes.Node, *names: str, kind: type[nodes.Element] = nodes.container
+) -> dict[str, list[Any]]:
     """The components of each name under ``root``, in document order, in one walk
-    (docutils' fast path for a node class, not a predicate per node)."""
-    found: dict[str, list[nodes.container]] = {name: [] for name in names}
-    for node in root.findall(nodes.container):
+    (docutils' fast path for a node class, not a predicate per node). ``kind`` is
+    the node class the components are made of."""
+    found: dict[str, list[Any]] = {name: [] for name in names}
+    for node in root.findall(kind):
         name = node.get(COMPONENT)
         if name in found:
             found[name].append(node)

@@ -15,7 +15,7 @@ from sphinx.application import Sphinx
 from sphinx.transforms import SphinxTransform
 
 from ..diagnostics import PlaybookWarning, warn
-from .base import ALL_LAYOUT_CLASSES, ContentDirective, is_component
+from .base import ALL_LAYOUT_CLASSES, ContentDirective, find_components, is_component
 
 
 class FigureLegendDirective(ContentDirective):
@@ -87,7 +87,7 @@ class JoinFigureLegends(SphinxTransform):
     default_priority = 205
 
     def apply(self, **kwargs: Any) -> None:
-        for legend in list(self.document.findall(lambda n: is_component(n, "figure-legend"))):
+        for legend in find_components(self.document, "figure-legend")["figure-legend"]:
             self._join(legend)
 
     def _join(self, legend: nodes.Element) -> None:

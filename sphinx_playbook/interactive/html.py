@@ -24,7 +24,7 @@ from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.osutil import relative_uri
 
-from ..directives.base import is_component
+from ..directives.base import find_components
 from .directive import COMPONENT_NAME, PAGES
 from .exports import replace_placeholders
 from .libraries import STATIC_SUBDIR, library_filename, library_source, write_library
@@ -222,7 +222,7 @@ class InteractiveFrames(SphinxPostTransform):
         return super().is_supported() and getattr(self.env, "playbook_frames", False)
 
     def run(self, **kwargs: Any) -> None:
-        for figure in list(self.document.findall(lambda n: is_component(n, COMPONENT_NAME))):
+        for figure in _interactive_figures(self.document):
             fallback = figure[0]
             frame = interactive_frame(
                 "",
@@ -232,10 +232,13 @@ class InteractiveFrames(SphinxPostTransform):
             frame += fallback
 
 
+def _interactive_figures(root: nodes.Node) -> list[nodes.figure]:
+    return find_components(root, COMPONENT_NAME, kind=nodes.figure)[COMPONENT_NAME]
+
+
 def _page_has_inline(doctree: nodes.document | None) -> bool:
     return doctree is not None and any(
-        node.get("pb_isolation") == "inline"
-        for node in doctree.findall(lambda n: is_component(n, COMPONENT_NAME))
+        node.get("pb_isolation") == "inline" for node in _interactive_figures(doctree)
     )
 
 
