@@ -46,6 +46,8 @@ def setup_forking(app: Sphinx) -> None:
 
 
 def can_fork() -> bool:
+    """Where forking pays: two cores. (Threads are not counted: importing quickjs
+    starts an idle worker thread, and Sphinx's own -j forks in the same way.)"""
     return hasattr(os, "fork") and (os.cpu_count() or 1) >= 2
 
 
