@@ -144,7 +144,8 @@ class SendFormulasEarly(SphinxTransform):
     default_priority = 21
 
     def apply(self, **kwargs: Any) -> None:
-        _render_in_background(self.env, _formulas(self.document))
+        if self.env in _READING:  # else no child is listening: no walk for nothing
+            _render_in_background(self.env, _formulas(self.document))
 
 
 def _collect(app: Sphinx, doctree: nodes.document) -> None:
