@@ -316,9 +316,16 @@ def test_an_unchanged_formula_is_never_rendered_twice(make_app, tmp_path, monkey
         calls.extend(tex for tex, _display in dict.fromkeys(new))
         send(self, formulas)
 
-    send = BackgroundRenderer.send
+    send, start = BackgroundRenderer.send, BackgroundRenderer.start.__func__
+    children: list[BackgroundRenderer | None] = []
     monkeypatch.setattr(renderers_module, "render_many", counting_render)
     monkeypatch.setattr(BackgroundRenderer, "send", counting_send)
+
+    def counting_start(cls, *arguments):
+        children.append(start(cls, *arguments))
+        return children[-1]
+
+    monkeypatch.setattr(BackgroundRenderer, "start", classmethod(counting_start))
     build = tmp_path / "build"
     for _ in range(2):
         monkeypatch.setattr(math_module, "CACHE", FormulaCache())
@@ -326,9 +333,41 @@ def test_an_unchanged_formula_is_never_rendered_twice(make_app, tmp_path, monkey
         app.build(force_all=True)
         if _ == 0:
             assert len(calls) == 5, calls
+            assert len(children) == 1 and children[0] is not None, "one child rendered them"
             calls.clear()
     assert calls == []
+    assert len(children) == 1, "every formula was cached: no child was forked for nothing"
     assert read_html(app).select(".katex")
+
+
+def test_a_parallel_read_sends_each_merged_page_to_the_child(make_app, tmp_path, monkeypatch):
+    """-j 2: the workers read, the main process hands their formulas to the child as
+    it merges them, and every page gets its markup."""
+    source = tmp_path / "source"
+    source.mkdir()
+    (source / "conf.py").write_text('extensions = ["sphinx_playbook"]\n', encoding="utf-8")
+    pages = [f"page{number}" for number in range(8)]
+    toctree = "\n".join(pages)
+    (source / "index.rst").write_text(f"Index\n=====\n\n.. toctree::\n\n{toctree}\n")
+    for number, page in enumerate(pages):
+        (source / f"{page}.rst").write_text(f"Page\n====\n\nSee :math:`x_{{{number}}}`.\n")
+    sent: list[tuple[int, str]] = []
+    send = BackgroundRenderer.send
+
+    def recording_send(self, formulas):
+        sent.extend((os.getpid(), tex) for tex, _display in formulas)
+        send(self, formulas)
+
+    monkeypatch.setattr(BackgroundRenderer, "send", recording_send)
+    monkeypatch.setattr(math_module, "CACHE", FormulaCache())
+    app = make_app("html", srcdir=source, builddir=tmp_path / "build", parallel=2)
+    app.build(force_all=True)
+    assert app.parallel == 2 and app.is_parallel_allowed("read"), "the read ran in workers"
+    assert sorted(tex for _pid, tex in sent) == sorted(f"x_{{{n}}}" for n in range(8))
+    assert {pid for pid, _tex in sent} == {os.getpid()}, "sent by the main process only"
+    for number, page in enumerate(pages):
+        (formula,) = read_html(app, page).select(".katex annotation")
+        assert formula.get_text() == f"x_{{{number}}}"
 
 
 @pytest.mark.sphinx(

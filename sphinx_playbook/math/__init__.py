@@ -6,13 +6,14 @@ font; ``"off"`` leaves ``html_math_renderer`` to the author (MathJax, say). EPUB
 always gets MathML. The flow:
 
 1. read: each page's formulas are collected (:data:`FORMULAS`, merged for -j);
-   in a serial read, those not in the on-disk cache are sent to a child process
-   that renders them while Sphinx goes on reading (:mod:`.background`, on two
-   cores);
+   those not in the on-disk cache are sent to a child process, forked at the
+   first of them, that renders them while Sphinx goes on reading
+   (:mod:`.background`, on two cores): from the main process as it reads each
+   page, or, in a -j read, as it merges each chunk;
 2. before writing: the child's markup is collected when the first page needs a
    formula it lacks (or at write-started when -j workers will write, so that
    they inherit everything and -j 2 equals -j 1); what it did not render (no
-   child: one core, no fork, -j read) is rendered in one batch, split over two
+   child: one core, no fork) is rendered in one batch, split over two
    processes. Then the stylesheet and the licence are written to
    ``_static/katex/`` (or ``_static/temml/``), and each KaTeX font is subset to
    what it draws, in a child process that build-finished waits for (Temml's one
@@ -144,7 +145,7 @@ class SendFormulasEarly(SphinxTransform):
     default_priority = 21
 
     def apply(self, **kwargs: Any) -> None:
-        if self.env in _READING:  # else no child is listening: no walk for nothing
+        if _listening(self.env):  # else no walk for nothing
             _render_in_background(self.env, _formulas(self.document))
 
 
@@ -154,34 +155,59 @@ def _collect(app: Sphinx, doctree: nodes.document) -> None:
 
 
 def _start_background(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
-    """Fork the child before reading starts, so that it loads the engine meanwhile.
+    """Let the pages about to be read send their formulas to a background child.
 
-    Only when some page is to be read (a rebuild with nothing to read forks
-    nothing), and not for ``-j N``, whose readers take the cores already: there the
-    formulas are rendered in one batch, split over two processes, before writing.
+    The child is forked at the first formula the cache lacks, not here: a rebuild
+    whose formulas are all cached forks nothing and loads no engine. A -j read
+    sends each chunk's formulas as it is merged (:func:`_send_merged`), so the
+    child renders while the workers read the next chunks.
     """
-    if not _uses_renderer(app.builder) or not docnames or app.parallel > 1:
-        return
-    build = _math_build(app.builder)
-    characters = _katex_characters if build.library is KATEX else None
-    build.background = BackgroundRenderer.start(build.library, build.macros_json, characters)
-    if build.background is not None:
-        _READING[env] = build
+    if _uses_renderer(app.builder) and docnames:
+        _READING[env] = _math_build(app.builder)
 
 
 #: The environment being read, and the build whose child renders its formulas.
 _READING: weakref.WeakKeyDictionary[BuildEnvironment, _MathBuild] = weakref.WeakKeyDictionary()
 
 
+def _listening(env: BuildEnvironment) -> _MathBuild | None:
+    """The build whose child takes this environment's formulas, in its main process.
+
+    Not in a -j worker: the main process sends the worker's pages when it merges them.
+    """
+    build = _READING.get(env)
+    return build if build is not None and os.getpid() == build.main_pid else None
+
+
 def _render_in_background(env: BuildEnvironment, formulas: Iterable[Formula]) -> None:
     """Send the formulas the cache lacks to the child that renders while Sphinx reads."""
-    build = _READING.get(env)
-    if build is None or build.background is None or os.getpid() != build.main_pid:
-        return  # no child (write-started renders them), or a forked process (not its pipe)
+    build = _listening(env)
+    if build is None:
+        return
     CACHE.load(env.doctreedir)
     missing = [formula for formula in formulas if CACHE.get(build.key(*formula)) is None]
-    if missing:
-        build.background.send(missing)
+    if not missing:
+        return
+    if build.background is None:
+        characters = _katex_characters if build.library is KATEX else None
+        build.background = BackgroundRenderer.start(build.library, build.macros_json, characters)
+        if build.background is None:  # one core or no fork: write-started renders them
+            del _READING[env]
+            return
+    build.background.send(missing)
+
+
+def _send_merged(
+    app: Sphinx, env: BuildEnvironment, docnames: Iterable[str], other: BuildEnvironment
+) -> None:
+    """A -j chunk is read: its formulas go to the child (after :data:`FORMULAS` merged).
+
+    A batch a page, as in a serial read: the main process, when it collects the
+    results, then takes over at a page's granularity, not a chunk's.
+    """
+    pages = FORMULAS.of(env)
+    for name in docnames:
+        _render_in_background(env, pages.get(name, ()))
 
 
 def _katex_characters(markup: str) -> dict[str, set[str]]:
@@ -231,6 +257,7 @@ def _before_writing(app: Sphinx, builder: Builder) -> None:
     resolves the first page. Written by -j workers, everything is rendered here,
     so that they inherit it.
     """
+    _READING.pop(builder.env, None)  # reading is over: no more children
     if not _uses_renderer(builder):
         return
     build = _math_build(builder)
@@ -460,6 +487,7 @@ def setup_math(app: Sphinx, *, config_inited: bool) -> None:
     app.connect("env-before-read-docs", _start_background)
     app.add_transform(SendFormulasEarly)
     app.connect("doctree-read", _collect)
+    app.connect("env-merge-info", _send_merged, priority=600)
     app.connect("write-started", _before_writing)
     app.connect("html-collect-pages", _after_writing)
     app.connect("html-page-context", _link_stylesheet)
