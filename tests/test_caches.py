@@ -1,0 +1,111 @@
+"""What the package keeps between builds beside the doctrees: compiled templates here
+(the math and .bib caches are tested with math and citations)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+
+import jinja2
+import pytest
+from conftest import read_html
+
+from sphinx_playbook.caches import _keep_compiled_templates
+
+PAGE_TEMPLATE = """{%% extends "!page.html" %%}
+{%% block body %%}<p class="marker">%s</p>{{ super() }}{%% endblock %%}
+"""
+
+
+@pytest.fixture
+def project(tmp_path):
+    source = tmp_path / "source"
+    (source / "_templates").mkdir(parents=True)
+    (source / "conf.py").write_text(
+        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\n'
+        'templates_path = ["_templates"]\n',
+        encoding="utf-8",
+    )
+    (source / "index.md").write_text("# Title\n\nSome text.\n", encoding="utf-8")
+    (source / "_templates" / "page.html").write_text(PAGE_TEMPLATE % "first", encoding="utf-8")
+    return source
+
+
+def _compiling(monkeypatch) -> list[str]:
+    compiled: list[str] = []
+    compile_template = jinja2.Environment.compile
+
+    def counting_compile(self, source, name=None, filename=None, *args, **kwargs):
+        if name is not None:  # a file, not a string rendered on the fly (no cache for those)
+            compiled.append(name)
+        return compile_template(self, source, name, filename, *args, **kwargs)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counting_compile)
+    return compiled
+
+
+def test_a_rebuild_compiles_only_the_templates_edited_since(
+    make_app, project, tmp_path, monkeypatch
+):
+    compiled = _compiling(monkeypatch)
+    build = tmp_path / "build"
+    app = make_app("html", srcdir=project, builddir=build, freshenv=True)
+    app.build(force_all=True)
+    assert "page.html" in compiled and "layout.html" in compiled
+    assert read_html(app).select_one(".marker").get_text() == "first"
+
+    compiled.clear()
+    app = make_app("html", srcdir=project, builddir=build, freshenv=True)
+    app.build(force_all=True)
+    assert compiled == [], "every template came compiled from the cache"
+
+    (project / "_templates" / "page.html").write_text(PAGE_TEMPLATE % "second", encoding="utf-8")
+    app = make_app("html", srcdir=project, builddir=build, freshenv=True)
+    app.build(force_all=True)
+    assert compiled == ["page.html"], "the edited template alone is compiled again"
+    assert read_html(app).select_one(".marker").get_text() == "second"
+
+
+def test_an_author_s_own_bytecode_cache_is_left_alone(make_app, project, tmp_path):
+    own = jinja2.MemcachedBytecodeCache(client=None)
+    app = make_app("html", srcdir=project, builddir=tmp_path / "build", freshenv=True)
+    app.builder.templates.environment.bytecode_cache = own
+    _keep_compiled_templates(app)  # as if the author's extension had set it first
+    assert app.builder.templates.environment.bytecode_cache is own
+
+
+def test_templates_compiled_by_another_jinja_are_removed(make_app, project, tmp_path):
+    doctrees = tmp_path / "build" / "doctrees"
+    stale = doctrees / "playbook-templates-0123456789abcdef"
+    stale.mkdir(parents=True)
+    (stale / "__jinja2_old.cache").write_bytes(b"stale")
+    app = make_app("html", srcdir=project, builddir=tmp_path / "build", freshenv=True)
+    app.build(force_all=True)
+    folders = sorted(path.name for path in doctrees.glob("playbook-templates-*"))
+    assert len(folders) == 1 and folders[0] != stale.name
+    assert list((doctrees / folders[0]).glob("*.cache")), "this build's templates are kept"
+
+
+def test_an_epub_with_its_doctrees_inside_packs_no_compiled_template(project, tmp_path):
+    """``sphinx-build -b epub SRC OUT`` keeps the doctrees in OUT: the EPUB builder
+    would pack the .cache files and warn about their type."""
+    with (project / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.write(  # what Sphinx asks of an EPUB author, its own doctrees included
+            'copyright = "2026, A"\nversion = "1"\n'
+            'epub_exclude_files = [".doctrees/environment.pickle", ".doctrees/index.doctree"]\n'
+        )
+    out = tmp_path / "epub"
+    for _ in range(2):  # the second build reads the cache the first wrote
+        result = subprocess.run(
+            [sys.executable, "-m", "sphinx", "-W", "-q", "-b", "epub", str(project), str(out)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr
+    assert list((out / ".doctrees").glob("playbook-templates-*/*.cache"))
+    (epub,) = out.glob("*.epub")
+    names = zipfile.ZipFile(epub).namelist()
+    assert "index.xhtml" in [name.rsplit("/", 1)[-1] for name in names]
+    assert not [name for name in names if name.endswith(".cache") or ".doctrees" in name]
