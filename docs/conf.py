@@ -42,7 +42,7 @@ playbook_math_macros = {
 
 # -- Article defaults ---------------------------------------------------------
 # Every page without its own authors or published date shows these.
-playbook_authors = [{"name": "The sphinx_playbook developers"}]
+playbook_authors = [{"name": "The sphinx_playbook developers", "organization": True}]
 playbook_published = "2026-12-02"
 
 # -- HTML ---------------------------------------------------------------------

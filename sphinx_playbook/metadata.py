@@ -104,6 +104,8 @@ class Author:
     url: str | None = None
     orcid: str | None = None
     affiliations: tuple[str, ...] = ()
+    #: A group ("The sphinx_playbook developers"): cited as written, never as "Last, First".
+    organization: bool = False
 
 
 @dataclass(frozen=True)
@@ -289,11 +291,13 @@ class _Reader:
             if not isinstance(item, Mapping):
                 self.warn(f"{item!r} is not an author; ignored", raw.line, key)
                 continue
-            unknown = set(item) - {"name", "url", "orcid", "affiliations", "affiliation"}
+            unknown = set(item) - {
+                "name", "url", "orcid", "affiliations", "affiliation", "organization"
+            }  # fmt: skip
             if unknown:
                 self.warn(
                     f"unknown author field(s) {', '.join(sorted(map(str, unknown)))}; "
-                    "use name, url, orcid and affiliations",
+                    "use name, url, orcid, affiliations and organization",
                     raw.line,
                     key,
                 )
@@ -307,12 +311,22 @@ class _Reader:
             if not isinstance(affs, list | tuple):
                 self.warn(f"affiliations of {name!r} must be a list; ignored", raw.line, key)
                 affs = ()
+            organization = item.get("organization", False)
+            if not isinstance(organization, bool):
+                self.warn(
+                    f"organization of {name!r} must be true or false, not {organization!r}; "
+                    "read as false",
+                    raw.line,
+                    key,
+                )
+                organization = False
             result.append(
                 Author(
                     name=name,
                     url=self.url(item.get("url"), raw.line, key),
                     orcid=self.orcid(item.get("orcid"), raw.line),
                     affiliations=tuple(str(a).strip() for a in affs if str(a).strip()),
+                    organization=organization,
                 )
             )
         return tuple(result)

@@ -29,8 +29,15 @@ def split_name(name: str) -> tuple[str, str]:
     return " ".join(parts[:-1]), parts[-1] if parts else name
 
 
+def family_name(author: Author) -> str:
+    """What a short citation names: the last name, or a group's whole name."""
+    return author.name if author.organization else split_name(author.name)[1]
+
+
 def scholar_name(author: Author) -> str:
-    """Google Scholar's and BibTeX's ``Last, First``."""
+    """Google Scholar's ``Last, First``; a group's name as written."""
+    if author.organization:
+        return author.name
     first, last = split_name(author.name)
     return f"{last}, {first}" if first else last
 
@@ -48,20 +55,24 @@ class ArticleCitation:
     @property
     def key(self) -> str:
         """``tazi2025ultrascale``: first author's last name, year, first word of the title."""
-        last = split_name(self.authors[0].name)[1] if self.authors else "article"
-        words = [w.lower() for w in _WORD.findall(self.title) if w.lower() not in _STOP_WORDS]
-        return "".join(_WORD.findall(last)).lower() + self.year + (words[0] if words else "")
+        if not self.authors:
+            name = "article"
+        elif self.authors[0].organization:  # "The sphinx_playbook developers": sphinx
+            name = _first_word(self.authors[0].name)
+        else:  # O'Brien: obrien
+            name = "".join(_WORD.findall(family_name(self.authors[0]))).lower()
+        return name + self.year + _first_word(self.title)
 
     def short(self) -> str:
         """``Tazi, et al., "The Ultra-Scale Playbook", 2025.`` as Distill writes it."""
         if not self.authors:
             names = ""
         else:
-            first = split_name(self.authors[0].name)[1]
+            first = family_name(self.authors[0])
             if len(self.authors) == 1:
                 names = f"{first}, "
             elif len(self.authors) == 2:
-                names = f"{first} & {split_name(self.authors[1].name)[1]}, "
+                names = f"{first} & {family_name(self.authors[1])}, "
             else:
                 names = f"{first}, et al., "
         return f'{names}"{self.title}", {self.year}.'
@@ -69,7 +80,11 @@ class ArticleCitation:
     def bibtex(self) -> str:
         lines = [f"@misc{{{self.key},", f"  title = {{{_bib(self.title)}}},"]
         if self.authors:
-            people = " and ".join(_bib(scholar_name(a)) for a in self.authors)
+            # A group in braces: BibTeX then never reads it as "First von Last".
+            people = " and ".join(
+                f"{{{_bib(a.name)}}}" if a.organization else _bib(scholar_name(a))
+                for a in self.authors
+            )
             lines.append(f"  author = {{{people}}},")
         lines.append(f"  year = {{{self.year}}},")
         if self.url:
@@ -78,6 +93,12 @@ class ArticleCitation:
             lines.append(f"  doi = {{{self.doi}}},")
         lines[-1] = lines[-1].rstrip(",")
         return "\n".join([*lines, "}"])
+
+
+def _first_word(text: str) -> str:
+    """The first word that is not a stop word, lower-cased: a part of the BibTeX key."""
+    words = (word.lower() for word in _WORD.findall(text))
+    return next((word for word in words if word not in _STOP_WORDS), "")
 
 
 def _bib(text: str) -> str:

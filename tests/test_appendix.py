@@ -154,3 +154,64 @@ def test_a_citation_block_inside_the_appendix_stands_where_it_is_placed(make_app
         'Lovelace & Babbage, "The Analytical Engine", 2024.'
     ]
     assert acknowledgements.select_one(".pb-cite-short") is not None
+
+
+GROUP_AUTHOR_PAGES = {
+    "md": (
+        "---\n"
+        "authors:\n"
+        "  - name: The sphinx_playbook developers\n"
+        "    organization: true\n"
+        "  - Ada Lovelace\n"
+        "published: 2026-01-02\n"
+        "---\n\n# The Playbook\n\nText.\n"
+    ),
+    "rst": (
+        ":authors: [{name: The sphinx_playbook developers, organization: true}, Ada Lovelace]\n"
+        ":published: 2026-01-02\n\n"
+        "The Playbook\n============\n\nText.\n"
+    ),
+}
+
+
+def _group_author_page(make_app, tmp_path, suffix: str, text: str):
+    src = tmp_path / suffix
+    src.mkdir()
+    (src / "conf.py").write_text(
+        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\n', encoding="utf-8"
+    )
+    (src / f"index.{suffix}").write_text(text, encoding="utf-8")
+    app = make_app("html", srcdir=src, builddir=tmp_path / f"build-{suffix}")
+    app.build()
+    return app
+
+
+@pytest.mark.parametrize("suffix", sorted(GROUP_AUTHOR_PAGES))
+def test_a_group_author_is_cited_as_written(make_app, tmp_path, suffix):
+    """Not "developers, The sphinx_playbook": a group has no first and last name."""
+    app = _group_author_page(make_app, tmp_path, suffix, GROUP_AUTHOR_PAGES[suffix])
+    assert playbook_warnings(app) == []
+    page = read_html(app)
+    assert [a.get_text(strip=True) for a in page.select(".pb-byline .pb-author__name")] == [
+        "The sphinx_playbook developers",
+        "Ada Lovelace",
+    ]
+    assert page.select_one(".pb-cite-short").get_text(strip=True) == (
+        'The sphinx_playbook developers & Lovelace, "The Playbook", 2026.'
+    )
+    bibtex = page.select_one(".highlight-bibtex").get_text().strip().splitlines()
+    assert bibtex[0] == "@misc{sphinx2026playbook,"
+    assert bibtex[2] == r"  author = {{The sphinx\_playbook developers} and Lovelace, Ada},"
+    authors = [meta["content"] for meta in page.find_all("meta", attrs={"name": "citation_author"})]
+    assert authors == ["The sphinx_playbook developers", "Lovelace, Ada"]
+
+
+def test_an_organization_flag_that_is_not_a_boolean_is_reported(make_app, tmp_path):
+    text = GROUP_AUTHOR_PAGES["md"].replace("organization: true", "organization: maybe")
+    app = _group_author_page(make_app, tmp_path, "md", text)
+    (warning,) = playbook_warnings(app)
+    assert "index.md:" in warning and "organization of 'The sphinx_playbook developers'" in warning
+    assert "must be true or false" in warning and "[playbook.metadata]" in warning
+    assert read_html(app).select_one(".pb-cite-short").get_text(strip=True).startswith(
+        "developers & Lovelace"
+    ), "read as a person, as before"
