@@ -713,7 +713,21 @@ CASES: tuple[Case, ...] = (
         (
             Expected(
                 2,
-                "front matter key 'authors': unknown author field(s) email; use name, url, orcid and affiliations",
+                "front matter key 'authors': unknown author field(s) email; "
+                "use name, url, orcid, affiliations and organization",
+                META,
+            ),
+        ),
+    ),
+    Case(
+        "author_organization_not_boolean",
+        "authors: organization that is not true or false",
+        md("Front matter", "Text.", front="authors:\n  - name: The Team\n    organization: yes please"),
+        (
+            Expected(
+                2,
+                "front matter key 'authors': organization of 'The Team' must be true or false, "
+                "not 'yes please'; read as false",
                 META,
             ),
         ),
