@@ -92,3 +92,20 @@ def test_appendix_passes_over_the_sticky_toc(page_at):
         [heading["left"] + 5, heading["top"] + heading["height"] / 2],
     )
     assert on_top == "pb-appendix"
+
+
+def test_the_citation_to_copy_wraps_on_a_phone(page_at, docs_site):
+    """The whole "cite this article" line is readable at 390 px, not cut off in a
+    box that scrolls (the docs' is 66 characters long)."""
+    page = page_at(390, path=docs_site + "index.html")
+    page.locator("#pb-appendix-citation").scroll_into_view_if_needed()
+    short = page.locator(".pb-cite-short pre")
+    sizes = short.evaluate("e => [e.scrollWidth, e.clientWidth, e.getClientRects().length]")
+    assert sizes[0] <= sizes[1], f"the citation overflows its box: {sizes}"
+    assert rect(page, ".pb-cite-short pre")["right"] <= viewport_width(page)
+    lines = page.evaluate(
+        "() => { const p = document.querySelector('.pb-cite-short pre');"
+        " return Math.round(p.getBoundingClientRect().height /"
+        " parseFloat(getComputedStyle(p).lineHeight)); }"
+    )
+    assert lines >= 2, "a citation longer than a phone's width takes more than one line"
