@@ -212,6 +212,5 @@ def test_an_organization_flag_that_is_not_a_boolean_is_reported(make_app, tmp_pa
     (warning,) = playbook_warnings(app)
     assert "index.md:" in warning and "organization of 'The sphinx_playbook developers'" in warning
     assert "must be true or false" in warning and "[playbook.metadata]" in warning
-    assert read_html(app).select_one(".pb-cite-short").get_text(strip=True).startswith(
-        "developers & Lovelace"
-    ), "read as a person, as before"
+    short = read_html(app).select_one(".pb-cite-short").get_text(strip=True)
+    assert short.startswith("developers & Lovelace"), "read as a person, as before"

@@ -195,7 +195,7 @@ class FontFaces:
             classes = self._classes[attributes] = frozenset(names.split())
         return classes
 
-    def _cascade(self, chain: list[tuple[str, frozenset[str]]], inherited: Font) -> Font:
+    def _cascade(self, chain: list[_Element], inherited: Font) -> Font:
         tag, classes = chain[-1]
         candidates = [rule for key in classes for rule in self.rules_by_key.get(key, ())]
         candidates += self.rules_by_key.get(f"<{tag}>", ())
@@ -274,6 +274,8 @@ def characters_by_font(markup: str, faces: FontFaces, into: dict[str, set[str]])
             element = (tag.lower(), faces.classes_of(attributes))
             chain.append(element)
             states.append(faces.state(states[-1], element, chain))
+
+
 def drawn_characters(markup: str, faces: FontFaces) -> set[str]:
     """Every character ``markup`` draws with one of the faces, whatever the face."""
     found: dict[str, set[str]] = {}
