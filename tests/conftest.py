@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -33,3 +35,12 @@ def playbook_warnings(app) -> list[str]:
     """The build's warning lines that carry the ``playbook`` type, without colours."""
     text = _ANSI_ESCAPE.sub("", app.warning.getvalue())
     return [line for line in text.splitlines() if "[playbook." in line]
+
+
+def sphinx_build(*arguments: str) -> None:
+    """``sphinx-build ARGUMENTS`` in a process of its own, as authors and CI run it;
+    a failed build fails the test with Sphinx's own messages."""
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx", *arguments], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr

@@ -7,14 +7,12 @@ with all nine, and the extension under alabaster and plain pydata-sphinx-theme.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from io import StringIO
 from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import REPO, ROOTS
+from conftest import REPO, ROOTS, sphinx_build
 from sphinx.testing.util import SphinxTestApp
 
 ALL_BUILDERS = (
@@ -62,16 +60,9 @@ def test_more_roots_build_without_warnings(tmp_path, root, builder):
 
 @pytest.mark.parametrize("builder", DOCS_BUILDERS_NOT_IN_TEST_BUILDERS)
 def test_docs_build_with_warnings_as_errors(tmp_path, builder):
-    result = subprocess.run(
-        [
-            *(sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", builder),
-            *(str(REPO / "docs"), str(tmp_path / builder)),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
+    sphinx_build(
+        "-W", "--keep-going", "-q", "-b", builder, str(REPO / "docs"), str(tmp_path / builder)
     )
-    assert result.returncode == 0, result.stderr
 
 
 @pytest.mark.parametrize("theme", OTHER_THEMES)

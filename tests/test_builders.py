@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
-from conftest import REPO, ROOTS
+from conftest import REPO, ROOTS, sphinx_build
 
 BUILDERS = ("html", "dirhtml", "singlehtml", "latex", "epub", "text")
 #: Builders that only the directives need to survive (no lost content, no crash).
@@ -31,21 +28,6 @@ def test_test_roots_build_without_warnings(make_app, tmp_path, root, builder):
 @pytest.mark.parametrize("builder", BUILDERS)
 def test_docs_build_with_warnings_as_errors(tmp_path, builder):
     """The project's own documentation, as ReadTheDocs and CI build it."""
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "sphinx",
-            "-W",
-            "--keep-going",
-            "-q",
-            "-b",
-            builder,
-            str(REPO / "docs"),
-            str(tmp_path / builder),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
+    sphinx_build(
+        "-W", "--keep-going", "-q", "-b", builder, str(REPO / "docs"), str(tmp_path / builder)
     )
-    assert result.returncode == 0, result.stderr

@@ -3,13 +3,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import zipfile
 
 import jinja2
 import pytest
-from conftest import read_html
+from conftest import read_html, sphinx_build
 
 from sphinx_playbook.caches import _keep_compiled_templates
 
@@ -97,13 +95,7 @@ def test_an_epub_with_its_doctrees_inside_packs_no_compiled_template(project, tm
         )
     out = tmp_path / "epub"
     for _ in range(2):  # the second build reads the cache the first wrote
-        result = subprocess.run(
-            [sys.executable, "-m", "sphinx", "-W", "-q", "-b", "epub", str(project), str(out)],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        assert result.returncode == 0, result.stderr
+        sphinx_build("-W", "-q", "-b", "epub", str(project), str(out))
     assert list((out / ".doctrees").glob("playbook-templates-*/*.cache"))
     (epub,) = out.glob("*.epub")
     names = zipfile.ZipFile(epub).namelist()

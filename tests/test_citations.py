@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import REPO, ROOTS, playbook_warnings, read_html
+from conftest import REPO, ROOTS, playbook_warnings, read_html, sphinx_build
 from sphinx.errors import ConfigError
 
 from sphinx_playbook.citations.bibliography import latex_to_text, read_bibliography
@@ -210,13 +208,7 @@ def test_parallel_and_serial_builds_write_the_same_pages(tmp_path):
     outputs = {}
     for jobs in ("1", "2"):
         out = tmp_path / f"out-j{jobs}"
-        result = subprocess.run(
-            [sys.executable, "-m", "sphinx", "-q", "-j", jobs, "-b", "html", str(src), str(out)],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        assert result.returncode == 0, result.stderr
+        sphinx_build("-q", "-j", jobs, "-b", "html", str(src), str(out))
         outputs[jobs] = {p: (out / f"{p}.html").read_text(encoding="utf-8") for p in pages}
     assert outputs["1"] == outputs["2"]
     page3 = BeautifulSoup(outputs["2"]["page3"], "html.parser")

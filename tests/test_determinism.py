@@ -10,13 +10,11 @@ from __future__ import annotations
 import filecmp
 import re
 import shutil
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import REPO, ROOTS
+from conftest import REPO, ROOTS, sphinx_build
 from sphinx.cmd.build import build_main
 
 #: Output that is not the site: the pickled environment and doctrees, and Sphinx's
@@ -44,13 +42,7 @@ def _differences(first: Path, second: Path) -> list[str]:
 
 def _sphinx_build(src: Path, out: Path, *extra: str) -> None:
     """A separate process per build, as authors and CI run it (no state shared)."""
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-q", "-E", *extra, "-b", "html", str(src), str(out)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
+    sphinx_build("-q", "-E", *extra, "-b", "html", str(src), str(out))
 
 
 @pytest.fixture(scope="module")

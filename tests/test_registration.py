@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import ROOTS, read_html
+from conftest import ROOTS, read_html, sphinx_build
 
 import sphinx_playbook
 
@@ -51,13 +49,7 @@ def test_theme_entry_point_alone_loads_the_extension(tmp_path):
     kept = [line for line in lines if not line.startswith(":description:")]
     index.write_text("".join(kept), encoding="utf-8")
     out = tmp_path / "out"
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", str(src), str(out)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
+    sphinx_build("-W", "-q", "-b", "html", str(src), str(out))
     page = BeautifulSoup((out / "index.html").read_text(encoding="utf-8"), "html.parser")
     assert page.select_one("h1.pb-title").get_text(strip=True) == "The Ultra-Scale Playbook"
     # conf.py's default, read although the extension loaded after config-inited.
