@@ -3,8 +3,11 @@
 For each pinned package this takes the release with ``npm pack`` (the npm client's
 own registry), checks its sha512 integrity against the pin below, and copies the
 files a build needs: the minified JS (run at build time in a pip-installed engine),
-the stylesheet, the woff2 fonts and the licence. Nothing is fetched when a site is
-built or read.
+the stylesheet, the fonts and the licence. Nothing is fetched when a site is built or
+read. KaTeX's fonts are taken as TrueType: they are only the sources of the woff2
+subsets each build writes, and fontTools reads a TrueType font twice as fast as a
+woff2 one, whose glyph table it must rebuild whole. Temml's one font is served as
+it is, so it stays woff2.
 
     python scripts/vendor_math.py
 """
@@ -29,7 +32,7 @@ class Pin:
     version: str
     integrity: str
     files: tuple[str, ...]  # copied to vendor/<name>/
-    fonts: str  # glob, inside the package, of the woff2 fonts
+    fonts: str  # glob, inside the package, of the fonts
     fonts_dir: str  # where the stylesheet expects them, relative to vendor/<name>/
 
 
@@ -40,7 +43,7 @@ PINS = (
         "sha512-jG8uKntjSEcm2EpQOh0XturpPuuC9r3Sq5HLHdsFdWZT27E672SF19QEi"
         "+of0/YeOy15lDgRhKvr5614uRrEfA==",
         ("dist/katex.min.js", "dist/katex-swap.min.css", "LICENSE"),
-        "dist/fonts/*.woff2",
+        "dist/fonts/*.ttf",
         "fonts",
     ),
     Pin(

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import html
 import json
+import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -294,7 +295,15 @@ def _subset_one(font_path: Path, characters: set[str]) -> bytes:
     # autohinted), and no renderer a reader uses needs them: Chrome on Linux and
     # Android applies FreeType's own light hinting, macOS and iOS do not hint.
     options.hinting = False
-    font = subset.load_font(str(font_path), options)
+    # KaTeX's TrueType files date themselves 1970, which fontTools would print for each.
+    head_log = logging.getLogger("fontTools.ttLib.tables._h_e_a_d")
+    level = head_log.level
+    head_log.setLevel(logging.ERROR)
+    try:
+        font = subset.load_font(str(font_path), options)
+        font["head"]  # the table is read lazily: read it while the log is quiet
+    finally:
+        head_log.setLevel(level)
     subsetter = subset.Subsetter(options)
     subsetter.populate(unicodes=[ord(c) for c in characters])
     subsetter.subset(font)
@@ -329,12 +338,12 @@ def subset_fonts(
     except (OSError, ValueError):
         stamps = {}
     target.mkdir(parents=True, exist_ok=True)
-    for font_path in sorted(source.glob("*.woff2")):
-        output = target / font_path.name
-        kept = characters.get(font_path.name, set())
+    for font_path in sorted(source.glob("*.ttf")):  # each written as the .woff2 CSS names
+        output = target / f"{font_path.stem}.woff2"
+        kept = characters.get(output.name, set())
         if not kept:
             output.unlink(missing_ok=True)
-            stamps.pop(font_path.name, None)
+            stamps.pop(output.name, None)
             continue
         # The shaper draws an invisible character the font lacks (KaTeX's U+200B)
         # with the font's space glyph: keep it, or Chromium draws none at all.
@@ -343,7 +352,7 @@ def subset_fonts(
         if stamps.get(font_path.name) == stamp and output.is_file():
             continue
         output.write_bytes(_subset_one(font_path, set(text)))
-        stamps[font_path.name] = stamp
+        stamps[output.name] = stamp
     stamp_file.write_text(json.dumps(stamps, sort_keys=True, indent=0), encoding="utf-8")
 
 
