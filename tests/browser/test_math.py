@@ -92,8 +92,9 @@ def test_the_corpus_page_stays_within_the_math_budget(corpus_site, page_at, site
 
 
 def _full_fonts(route: Route) -> None:
-    name = route.request.url.rsplit("/", 1)[-1]
-    route.fulfill(body=(KATEX_FONTS / name).read_bytes(), content_type="font/woff2")
+    """KaTeX's whole font (vendored as TrueType) in place of the site's subset."""
+    name = route.request.url.rsplit("/", 1)[-1].removesuffix(".woff2")
+    route.fulfill(body=(KATEX_FONTS / f"{name}.ttf").read_bytes(), content_type="font/ttf")
 
 
 _MARK_DRAWN_TEXT = """() => {
