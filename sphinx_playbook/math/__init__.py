@@ -154,7 +154,7 @@ def _collect(app: Sphinx, doctree: nodes.document) -> None:
     _render_in_background(app.env, formulas)
 
 
-def _start_background(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
+def _listen_while_reading(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> None:
     """Let the pages about to be read send their formulas to a background child.
 
     The child is forked at the first formula the cache lacks, not here: a rebuild
@@ -484,7 +484,7 @@ def setup_math(app: Sphinx, *, config_inited: bool) -> None:
         RENDERER, inline_renderers=(visit_math, None), block_renderers=(visit_displaymath, None)
     )
     FORMULAS.connect(app)
-    app.connect("env-before-read-docs", _start_background)
+    app.connect("env-before-read-docs", _listen_while_reading)
     app.add_transform(SendFormulasEarly)
     app.connect("doctree-read", _collect)
     app.connect("env-merge-info", _send_merged, priority=600)
