@@ -28,7 +28,7 @@ need_chromium() {  # the browser tests drive Debian's Chromium through Playwrigh
 
 case "${1:-}" in
   docs)
-    venv .venv -e .
+    venv .venv -e ".[docs]"
     .venv/bin/python -m sphinx -W --keep-going -b html docs docs/_build/html
     echo "Open docs/_build/html/index.html"
     ;;
