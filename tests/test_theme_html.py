@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 from conftest import read_html
 
 PYDATA_ASSETS = ("bootstrap", "fontawesome", "pydata-sphinx-theme.css", "pydata-sphinx-theme.js")
@@ -122,3 +123,62 @@ def test_pydata_options_announcement_and_icon_links(app):
         ("https://example.org", "Odd"),
     ]
     assert all(a.find("svg") for a in links), "icons are inline SVG, not FontAwesome"
+
+
+TOC_PAGES = {
+    "index.md": "# Home\n\n```{toctree}\nsections\ntwo-tops\ntitle-only\none-heading\n```\n",
+    "sections.md": "# Title\n\nText.\n\n## First\n\n### Deeper `code`\n\n## Second\n",
+    "two-tops.rst": "Part one\n========\n\nText.\n\nA\n-\n\nPart two\n========\n\nB\n-\n",
+    "title-only.md": "# Only a title\n\nText.\n",
+    "one-heading.md": "# Title\n\n## The one section\n\nText.\n",
+}
+BOOTSTRAP = {"nav", "section-nav", "flex-column", "nav-item", "toc-entry", "nav-link"}
+
+
+def toc_shape(html: str) -> list[tuple]:
+    """Each entry's depth, level class, link and label; Bootstrap's classes aside."""
+    soup = BeautifulSoup(html, "html.parser")
+    return [
+        (
+            len(li.find_parents("ul")),
+            [c for c in li.get("class", []) if c not in BOOTSTRAP],
+            li.find("a")["href"],
+            li.find("a").decode_contents(),
+        )
+        for li in soup.find_all("li")
+    ]
+
+
+def test_article_toc_lists_what_pydatas_page_toc_lists(make_app, tmp_path):
+    """Our table of contents (built from the toc node, no HTML parsing) lists the
+    same entries as pydata-sphinx-theme's generate_toc_html on every kind of page."""
+    src = tmp_path / "src"
+    src.mkdir()
+    conf = 'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\n'
+    (src / "conf.py").write_text(conf, encoding="utf-8")
+    for name, text in TOC_PAGES.items():
+        (src / name).write_text(text, encoding="utf-8")
+    app = make_app("html", srcdir=src, builddir=tmp_path / "build")
+    both: dict[str, tuple[str, str]] = {}
+
+    def record(app, pagename, templatename, context, doctree):
+        if doctree is not None:
+            both[pagename] = (str(context["generate_toc_html"]()), context["playbook_page_toc"]())
+
+    app.connect("html-page-context", record, priority=900)
+    app.build()
+    assert set(both) == {"index", "sections", "two-tops", "title-only", "one-heading"}
+    for pagename, (pydata, ours) in both.items():
+        assert toc_shape(ours) == toc_shape(pydata), pagename
+    assert [entry[:3] for entry in toc_shape(both["sections"][1])] == [
+        (1, ["toc-h2"], "#first"),
+        (2, ["toc-h3"], "#deeper-code"),
+        (1, ["toc-h2"], "#second"),
+    ]
+    assert [entry[:2] for entry in toc_shape(both["two-tops"][1])] == [
+        (1, ["toc-h1"]), (2, ["toc-h2"]), (1, ["toc-h1"]), (2, ["toc-h2"]),
+    ]
+    assert both["title-only"][1] == ""
+    written = read_html(app, "sections").select(".pb-toc__list a")
+    assert [a["href"] for a in written] == ["#first", "#deeper-code", "#second"]
+    assert read_html(app, "title-only").select(".pb-toc") == []

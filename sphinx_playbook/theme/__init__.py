@@ -22,6 +22,7 @@ from ..citations.collect import cited_page
 from ..metadata import ArticleMetadata, page_metadata
 from ..scholarly import head_tags
 from .icons import icon_svg
+from .page_toc import page_toc_html
 
 THEME_NAME = "sphinx_playbook"
 THEME_DIR = Path(__file__).parent / THEME_NAME
@@ -210,6 +211,8 @@ def _on_html_page_context(
     if "pathto" in context:
         context["playbook_chapters"] = chapter_groups(app, pagename, context["pathto"])
     _prune_unused_assets(context, doctree)
+    if app.builder.name in ARTICLE_BUILDERS:
+        context["playbook_page_toc"] = lambda: page_toc_html(app.builder, pagename)
     defaults = getattr(app.env, "playbook_default_metadata", ArticleMetadata())
     if doctree is None or pagename not in app.env.all_docs:
         context["playbook_title"] = None
