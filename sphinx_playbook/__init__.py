@@ -20,6 +20,7 @@ from .images import setup_images
 from .interactive import setup_interactive
 from .math import setup_math
 from .metadata import setup_metadata
+from .numbering import setup_numbering
 from .theme import setup_theme
 from .transforms import LiftArticleTitle
 
@@ -74,5 +75,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_interactive(app)
     setup_caches(app)
     setup_forking(app)
+    setup_numbering(app)
     app.add_post_transform(LiftArticleTitle)
     return metadata
