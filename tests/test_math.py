@@ -6,6 +6,8 @@ import json
 import os
 import re
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -74,6 +76,31 @@ def test_every_engine_gives_node_katex_output_byte_for_byte(engine):
         if render(KATEX, g["tex"], g["display"], macros, engine=engine).html != g["html"]
     ]
     assert different == []
+
+
+FORK_AFTER_ENGINE = """
+import json, sys
+from sphinx_playbook.math.renderers import KATEX, render, render_site
+render(KATEX, "x", False)  # the engine is started in this process
+formulas = [(f"x^{{{i}}}", False) for i in range(100)]  # enough to split in two processes
+print(json.dumps([result.html for result in render_site(KATEX, formulas)]))
+"""
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+def test_a_site_renders_with_every_engine_after_the_engine_started(engine, tmp_path):
+    """V8 cannot run in a child forked after it started (its threads are gone): with
+    mini-racer the site is rendered in this process, and the markup is the same."""
+    run = subprocess.run(
+        [sys.executable, "-c", FORK_AFTER_ENGINE],
+        env={**os.environ, "SPHINX_PLAYBOOK_JS_ENGINE": engine},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    markup = json.loads(run.stdout)
+    assert markup == [render(KATEX, f"x^{{{i}}}", False).html for i in range(100)]
 
 
 def test_katex_renders_html_and_mathml_and_reports_errors():

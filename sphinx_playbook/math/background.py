@@ -30,6 +30,7 @@ import struct
 from collections.abc import Callable, Iterable
 
 from ..forking import can_fork
+from .engines import forks_safely
 from .renderers import Library, Rendered, load, render_many
 
 Formula = tuple[str, bool]
@@ -59,12 +60,13 @@ class BackgroundRenderer:
         macros_json: str,
         characters: Callable[[str], dict[str, set[str]]] | None = None,
     ) -> BackgroundRenderer | None:
-        """Fork the child, or ``None`` where there is no fork or only one core.
+        """Fork the child, or ``None`` where there is no fork, only one core, or an
+        engine that cannot run in a forked child (V8).
 
         ``characters(markup)`` gives a formula's characters by font file (KaTeX);
         it runs in the child.
         """
-        if not can_fork():
+        if not can_fork() or not forks_safely():
             return None
         render = _Render(library, macros_json, characters)
         claims = mmap.mmap(-1, _CLAIMABLE)  # anonymous and shared with the child

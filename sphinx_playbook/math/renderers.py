@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 
 from ..forking import InChild, can_fork
-from .engines import JSContext, new_context
+from .engines import JSContext, forks_safely, new_context
 
 VENDOR = Path(__file__).parent / "vendor"
 
@@ -147,7 +147,7 @@ def render_site(
     each other (each gets its own macros), so two processes give the same markup
     in about half the time.
     """
-    if len(formulas) < _SPLIT_FROM or not can_fork():
+    if len(formulas) < _SPLIT_FROM or not can_fork() or not forks_safely():
         return render_many(library, formulas, macros_json)
     half = len(formulas) // 2
     theirs = InChild(lambda: render_many(library, formulas[half:], macros_json))
