@@ -10,9 +10,10 @@ always gets MathML. The flow:
    first of them, that renders them while Sphinx goes on reading
    (:mod:`.background`, on two cores): from the main process as it reads each
    page, or, in a -j read, as it merges each chunk;
-2. before writing: the child's markup is collected when the first page needs a
-   formula it lacks (or at write-started when -j workers will write, so that
-   they inherit everything and -j 2 equals -j 1); what it did not render (no
+2. while writing: the child sends each page's markup as soon as it is done; a
+   page written waits only for its own formulas, and once the child has sent
+   everything (or at write-started when -j workers will write, so that they
+   inherit everything and -j 2 equals -j 1), what it did not render (no
    child: one core, no fork) is rendered in one batch, split over two
    processes. Then the stylesheet and the licence are written to
    ``_static/katex/`` (or ``_static/temml/``), and each KaTeX font is subset to
@@ -51,7 +52,7 @@ from sphinx.util.math import get_node_equation_number
 from ..config import read_config
 from ..diagnostics import PlaybookWarning, warn
 from ..envstore import PageStore
-from .background import BackgroundRenderer, Formula
+from .background import BackgroundRenderer, Formula, Result
 from .cache import CACHE, formula_key
 from .engines import NoEngineError
 from .fonts import STAMP, FontFaces, characters_by_font, start_subsetting, without_unused_faces
@@ -217,11 +218,15 @@ def _katex_characters(markup: str) -> dict[str, set[str]]:
 
 
 def _collect_background(builder: Builder) -> None:
-    """Put what the background child rendered into the cache (and its fonts' characters)."""
+    """Put all the background child rendered into the cache; the child leaves."""
     build = _math_build(builder)
-    if build.background is None:
-        return
-    results, build.background = build.background.results(), None
+    if build.background is not None:
+        results, build.background = build.background.results(), None
+        _absorb(build, results)
+
+
+def _absorb(build: _MathBuild, results: dict[Formula, Result]) -> None:
+    """Formulas from the background child into the cache, with their fonts' characters."""
     for (tex, display), (rendered, fonts) in results.items():
         key = build.key(tex, display)
         CACHE.put(key, rendered)
@@ -233,8 +238,12 @@ def _rendered(builder: Builder, tex: str, display: bool) -> Rendered:
     key = build.key(tex, display)
     result = CACHE.get(key)
     if result is None and build.complete is not None:
-        _complete_now(build)
-        result = CACHE.get(key)
+        if build.background is not None:  # the child may be a page behind: wait for it
+            _absorb(build, build.background.wait_for((tex, display)))
+            result = CACHE.get(key)
+        if result is None:
+            _complete_now(build)
+            result = CACHE.get(key)
     if result is None:
         try:
             result = render(build.library, tex, display, build.macros_json)
@@ -249,13 +258,12 @@ def _site_formulas(env: BuildEnvironment) -> set[tuple[str, bool]]:
 
 
 def _before_writing(app: Sphinx, builder: Builder) -> None:
-    """Render the site's formulas before the pages are written, or when the first page
-    written needs one the cache lacks.
+    """Render the site's formulas before the pages are written, or while they are.
 
-    Written in one process, the pages wait for the background child only when a
-    formula of theirs is missing: meanwhile Sphinx pickles the environment and
-    resolves the first page. Written by -j workers, everything is rendered here,
-    so that they inherit it.
+    Written in one process, a page waits for the background child only when a
+    formula of its own has not come back yet (:func:`_rendered`); once the child
+    has sent everything, the rest of the site is completed between two pages.
+    Written by -j workers, everything is rendered here, so that they inherit it.
     """
     _READING.pop(builder.env, None)  # reading is over: no more children
     if not _uses_renderer(builder):
@@ -274,6 +282,14 @@ def _after_writing(app: Sphinx) -> list[Any]:
     if build is not None:
         _complete_now(build)
     return []
+
+
+def _complete_once_child_is_done(builder: Builder) -> None:
+    """Between two pages: once the child has sent everything, write the assets, so
+    that the fonts are subset while the other pages are written."""
+    build = _BUILDS.get(builder)
+    if build and build.complete and build.background and build.background.finished:
+        _complete_now(build)
 
 
 def _complete_now(build: _MathBuild) -> None:
@@ -370,6 +386,7 @@ def _link_stylesheet(
     The fonts the page's formulas draw with are preloaded: they arrive with the
     stylesheet instead of after it, so text does not reflow when they swap in.
     """
+    _complete_once_child_is_done(app.builder)
     if not (_uses_renderer(app.builder) and _page_has_math(doctree)):
         return
     library = library_for(app.builder)
