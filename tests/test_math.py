@@ -20,7 +20,7 @@ import sphinx_playbook.math as math_module
 import sphinx_playbook.math.background as background_module
 import sphinx_playbook.math.renderers as renderers_module
 from sphinx_playbook.math.background import BackgroundRenderer
-from sphinx_playbook.math.cache import FormulaCache
+from sphinx_playbook.math.cache import FormulaCache, FormulaKeys
 from sphinx_playbook.math.engines import ENGINES
 from sphinx_playbook.math.fonts import FontFaces, characters_by_font, drawn_characters
 from sphinx_playbook.math.renderers import KATEX, TEMML, render, render_many, render_site
@@ -131,6 +131,19 @@ def test_a_site_rendered_in_two_processes_gets_the_same_markup():
     formulas = [*read_corpus(), (r"\frac{1}{2", False)]  # an error travels back too
     assert len(formulas) >= renderers_module._SPLIT_FROM, "large enough to be split"
     assert render_site(KATEX, formulas, macros) == render_many(KATEX, formulas, macros)
+
+
+def test_a_cache_key_changes_with_everything_the_markup_depends_on():
+    """Same formula, same settings: the same key in any process; any change: another."""
+    key = FormulaKeys(KATEX, "{}")
+    assert key("x^2", False) == FormulaKeys(KATEX, "{}")("x^2", False)
+    others = {
+        key("x^2", True),
+        key("x^3", False),
+        FormulaKeys(KATEX, json.dumps({"\\R": "\\mathbb{R}"}))("x^2", False),
+        FormulaKeys(TEMML, "{}")("x^2", False),
+    }
+    assert len(others) == 4 and key("x^2", False) not in others
 
 
 def test_the_background_child_renders_what_this_process_would():

@@ -53,7 +53,7 @@ from ..config import read_config
 from ..diagnostics import PlaybookWarning, warn
 from ..envstore import PageStore
 from .background import BackgroundRenderer, Formula, Result
-from .cache import CACHE, formula_key
+from .cache import CACHE, FormulaKeys
 from .engines import NoEngineError
 from .fonts import STAMP, FontFaces, characters_by_font, start_subsetting, without_unused_faces
 from .renderers import KATEX, TEMML, Library, Rendered, render, render_site
@@ -93,10 +93,13 @@ class _MathBuild:
     complete: Callable[[], None] | None = None
     keys: dict[Formula, str] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        self._key_of = FormulaKeys(self.library, self.macros_json)
+
     def key(self, tex: str, display: bool) -> str:
         formula = (tex, display)
         if formula not in self.keys:
-            self.keys[formula] = formula_key(self.library, tex, display, self.macros_json)
+            self.keys[formula] = self._key_of(tex, display)
         return self.keys[formula]
 
 

@@ -17,9 +17,22 @@ from .renderers import Library, Rendered
 FILE_NAME = "playbook-math-cache.json"
 
 
-def formula_key(library: Library, tex: str, display: bool, macros_json: str) -> str:
-    identity = [library.name, library.version, library.glue, display, macros_json, tex]
-    return hashlib.sha256(json.dumps(identity).encode("utf-8")).hexdigest()
+class FormulaKeys:
+    """The cache key of each formula of one library and one set of macros.
+
+    What every formula shares (library, version, glue code, macros) is hashed once;
+    a key then costs a copy of that hash and the formula's own bytes.
+    """
+
+    def __init__(self, library: Library, macros_json: str) -> None:
+        shared = [library.name, library.version, library.glue, macros_json]
+        self._shared = hashlib.sha256(json.dumps(shared).encode("utf-8"))
+
+    def __call__(self, tex: str, display: bool) -> str:
+        digest = self._shared.copy()
+        digest.update(b"D" if display else b"I")
+        digest.update(tex.encode("utf-8"))
+        return digest.hexdigest()
 
 
 class FormulaCache:
