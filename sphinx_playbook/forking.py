@@ -45,10 +45,18 @@ def setup_forking(app: Sphinx) -> None:
     app.connect("builder-inited", _freeze_long_lived_objects, priority=100)
 
 
+def usable_cores() -> int:
+    """The cores this process may run on: a CI job pinned to one core (``taskset``,
+    a cpuset) has one, however many the machine has."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
 def can_fork() -> bool:
     """Where forking pays: two cores. (Threads are not counted: importing quickjs
     starts an idle worker thread, and Sphinx's own -j forks in the same way.)"""
-    return hasattr(os, "fork") and (os.cpu_count() or 1) >= 2
+    return hasattr(os, "fork") and usable_cores() >= 2
 
 
 class InChild(Generic[T]):

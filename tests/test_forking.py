@@ -60,3 +60,16 @@ def test_a_process_forked_later_computes_the_result_itself():
     os.waitpid(pid, 0)
     assert answer == b"ok"
     assert job.result() == "value", "the owner still collects its child's result"
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="CPU affinity (Linux)")
+def test_a_process_pinned_to_one_core_does_the_work_itself(monkeypatch):
+    """Two cores on the machine, one allowed to the build (taskset, a CI cpuset):
+    a child would only take turns with it."""
+    monkeypatch.undo()  # the real can_fork, not the fixture's
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
+    assert not forking_module.can_fork()
+    assert InChild(os.getpid).result() == os.getpid(), "computed here"
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    assert forking_module.can_fork()
