@@ -28,7 +28,6 @@ ordinary way by the caller.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import mmap
 import os
@@ -92,7 +91,9 @@ class BackgroundRenderer:
         claims = mmap.mmap(-1, _CLAIMABLE)  # anonymous and shared with the child
         request_reader, request_writer = os.pipe()
         response_reader, response_writer = os.pipe()
-        with contextlib.suppress(AttributeError, OSError):  # Linux only, and capped
+        with contextlib.suppress(ImportError, AttributeError, OSError):  # Linux only, capped
+            import fcntl  # POSIX only: imported where there is a fork
+
             fcntl.fcntl(response_writer, fcntl.F_SETPIPE_SZ, _RESPONSE_PIPE_BYTES)
         pid = os.fork()
         if pid == 0:  # the child: serve, then leave without running the parent's exit code
