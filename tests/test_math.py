@@ -407,17 +407,29 @@ def test_an_unchanged_formula_is_never_rendered_twice(make_app, tmp_path, monkey
     assert read_html(app).select(".katex")
 
 
-def test_a_parallel_read_sends_each_merged_page_to_the_child(make_app, tmp_path, monkeypatch):
-    """-j 2: the workers read, the main process hands their formulas to the child as
-    it merges them, and every page gets its markup."""
+def _pages_with_one_formula_each(tmp_path: Path, count: int) -> tuple[Path, list[str]]:
+    """A project of ``count`` pages, page N with the formula ``x_{N}``."""
     source = tmp_path / "source"
     source.mkdir()
     (source / "conf.py").write_text('extensions = ["sphinx_playbook"]\n', encoding="utf-8")
-    pages = [f"page{number}" for number in range(8)]
-    toctree = "\n".join(pages)
+    pages = [f"page{number:02}" for number in range(count)]
+    toctree = "\n".join(f"   {page}" for page in pages)
     (source / "index.rst").write_text(f"Index\n=====\n\n.. toctree::\n\n{toctree}\n")
     for number, page in enumerate(pages):
         (source / f"{page}.rst").write_text(f"Page\n====\n\nSee :math:`x_{{{number}}}`.\n")
+    return source, pages
+
+
+def _assert_each_page_has_its_formula(app, pages: list[str]) -> None:
+    for number, page in enumerate(pages):
+        (formula,) = read_html(app, page).select(".katex annotation")
+        assert formula.get_text() == f"x_{{{number}}}"
+
+
+def test_a_parallel_read_sends_each_merged_page_to_the_child(make_app, tmp_path, monkeypatch):
+    """-j 2: the workers read, the main process hands their formulas to the child as
+    it merges them, and every page gets its markup."""
+    source, pages = _pages_with_one_formula_each(tmp_path, 8)
     sent: list[tuple[int, str]] = []
     send = BackgroundRenderer.send
 
@@ -432,9 +444,57 @@ def test_a_parallel_read_sends_each_merged_page_to_the_child(make_app, tmp_path,
     assert app.parallel == 2 and app.is_parallel_allowed("read"), "the read ran in workers"
     assert sorted(tex for _pid, tex in sent) == sorted(f"x_{{{n}}}" for n in range(8))
     assert {pid for pid, _tex in sent} == {os.getpid()}, "sent by the main process only"
-    for number, page in enumerate(pages):
-        (formula,) = read_html(app, page).select(".katex annotation")
-        assert formula.get_text() == f"x_{{{number}}}"
+    _assert_each_page_has_its_formula(app, pages)
+
+
+def test_a_parallel_write_does_not_wait_for_the_whole_site(make_app, tmp_path, monkeypatch):
+    """-j 2: a page's formulas are waited for when the main process resolves it, so
+    a worker writes the first pages while the child still renders the last ones.
+    The worker inherits its pages' markup: it neither renders nor asks the child."""
+    source, pages = _pages_with_one_formula_each(tmp_path, 16)
+    log = tmp_path / "events.txt"
+
+    def record(event: str) -> None:
+        with log.open("a", encoding="utf-8") as file:
+            file.write(f"{os.getpid()} {event} {time.monotonic()}\n")
+
+    batch = background_module._Render.batch
+
+    def slow_batch(self, formulas):  # in the child: 16 batches take over a second
+        time.sleep(0.08)
+        results = batch(self, formulas)
+        record("child-rendered")
+        return results
+
+    def recording_render(*arguments, **options):
+        record("rendered-in-process")
+        return render(*arguments, **options)
+
+    wait_for = BackgroundRenderer.wait_for
+
+    def recording_wait_for(self, formula):
+        record("asked-the-child")
+        return wait_for(self, formula)
+
+    monkeypatch.setattr(background_module._Render, "batch", slow_batch)
+    monkeypatch.setattr(math_module, "render", recording_render)
+    monkeypatch.setattr(BackgroundRenderer, "wait_for", recording_wait_for)
+    monkeypatch.setattr(math_module, "CACHE", FormulaCache())
+    app = make_app("html", srcdir=source, builddir=tmp_path / "build", parallel=2)
+    app.connect("html-page-context", lambda *_arguments: record("page-written"))
+    app.build(force_all=True)
+
+    main = os.getpid()
+    events = [line.split() for line in log.read_text(encoding="utf-8").splitlines()]
+    elsewhere = [(event, float(at)) for pid, event, at in events if int(pid) != main]
+    by_worker = [at for event, at in elsewhere if event == "page-written"]
+    assert by_worker, "no page was written by a -j worker"
+    assert [event for event, _at in elsewhere if event != "page-written"] == [
+        "child-rendered"
+    ] * 16, "only the child rendered, and no worker asked it for anything"
+    last_rendered = max(float(at) for _pid, event, at in events if event == "child-rendered")
+    assert min(by_worker) < last_rendered, "the workers waited for every formula of the site"
+    _assert_each_page_has_its_formula(app, pages)
 
 
 @pytest.mark.sphinx(

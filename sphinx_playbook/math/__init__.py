@@ -11,10 +11,11 @@ always gets MathML. The flow:
    (:mod:`.background`, on two cores): from the main process as it reads each
    page, or, in a -j read, as it merges each chunk;
 2. while writing: the child sends each page's markup as soon as it is done; a
-   page written waits only for its own formulas, and once the child has sent
-   everything (or at write-started when -j workers will write, so that they
-   inherit everything and -j 2 equals -j 1), what it did not render (no
-   child: one core, no fork) is rendered in one batch, split over two
+   page waits only for its own formulas, when it is written, or in a -j write
+   when the main process resolves it, before forking the worker that writes
+   it (the worker inherits the markup and never talks to the child). Once
+   the child has sent everything, the rest of the site (what no child
+   rendered: one core, no fork) is rendered in one batch, split over two
    processes. Then the stylesheet and the licence are written to
    ``_static/katex/`` (or ``_static/temml/``), and each KaTeX font is subset to
    what it draws, in a child process that build-finished waits for (Temml's one
@@ -259,7 +260,7 @@ def _rendered(builder: Builder, tex: str, display: bool) -> Rendered:
     build = _math_build(builder)
     key = build.key(tex, display)
     result = CACHE.get(key)
-    if result is None and build.complete is not None:
+    if result is None and build.complete is not None and _in_main_process(build):
         if build.background is not None:  # the child may be a page behind: wait for it
             _absorb(build, build.background.wait_for((tex, display)))
             result = CACHE.get(key)
@@ -279,22 +280,48 @@ def _site_formulas(env: BuildEnvironment) -> set[tuple[str, bool]]:
     return {formula for page in FORMULAS.of(env).values() for formula in page}
 
 
-def _before_writing(app: Sphinx, builder: Builder) -> None:
-    """Render the site's formulas before the pages are written, or while they are.
+def _in_main_process(build: _MathBuild) -> bool:
+    """Not a -j worker: only the process that forked the child may talk to it."""
+    return os.getpid() == build.main_pid
 
-    Written in one process, a page waits for the background child only when a
-    formula of its own has not come back yet (:func:`_rendered`); once the child
+
+def _before_writing(app: Sphinx, builder: Builder) -> None:
+    """Render the site's formulas while the pages are written.
+
+    A page waits for the background child only when a formula of its own has not
+    come back yet: in one process when it is written (:func:`_rendered`), in a -j
+    write when the main process resolves it (:func:`_wait_for_page`), before
+    the worker that writes it is forked and inherits its markup. Once the child
     has sent everything, the rest of the site is completed between two pages.
-    Written by -j workers, everything is rendered here, so that they inherit it.
+    Without a child (one core), everything is rendered here.
     """
     _READING.pop(builder.env, None)  # reading is over: no more children
     if not _uses_renderer(builder):
         return
     build = _math_build(builder)
-    if build.background is not None and not builder.parallel_ok:
+    if build.background is not None:
         build.complete = lambda: _render_site(app, builder.env)
     else:
         _render_site(app, builder.env)
+
+
+def _wait_for_page(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """A page is resolved for writing: its formulas come back from the child first.
+
+    In a -j write the main process resolves each chunk's pages and then forks the
+    worker that writes them: the worker inherits this process's cache, so it has
+    every formula of its pages and never talks to the child, while the child goes
+    on with the next chunk's formulas on the core the main process leaves free.
+    """
+    build = _BUILDS.get(app.builder)
+    if build is None or build.background is None or build.complete is None:
+        return
+    if not _in_main_process(build):
+        return
+    for tex, display in FORMULAS.of(app.env).get(docname, ()):
+        if CACHE.get(build.key(tex, display)) is None:
+            _absorb(build, build.background.wait_for((tex, display)))
+    _complete_once_child_is_done(app.builder)
 
 
 def _after_writing(app: Sphinx) -> list[Any]:
@@ -310,7 +337,9 @@ def _complete_once_child_is_done(builder: Builder) -> None:
     """Between two pages: once the child has sent everything, write the assets, so
     that the fonts are subset while the other pages are written."""
     build = _BUILDS.get(builder)
-    if build and build.complete and build.background and build.background.finished:
+    if build is None or build.complete is None or build.background is None:
+        return
+    if _in_main_process(build) and build.background.finished:
         _complete_now(build)
 
 
@@ -524,6 +553,7 @@ def setup_math(app: Sphinx, *, config_inited: bool) -> None:
     app.connect("doctree-read", _collect)
     app.connect("env-merge-info", _send_merged, priority=600)
     app.connect("write-started", _before_writing)
+    app.connect("doctree-resolved", _wait_for_page)
     app.connect("html-collect-pages", _after_writing)
     app.connect("html-page-context", _link_stylesheet)
     app.connect("build-finished", _finish_assets, priority=100)
