@@ -204,6 +204,38 @@ def test_asked_early_this_process_renders_the_last_batches_itself():
     assert [results[formula][0] for formula in formulas] == expected
 
 
+def test_waiting_for_a_batch_the_child_has_not_started_renders_it_here(monkeypatch):
+    """After a -j read the child is behind: the page being written renders its own
+    batch rather than wait, the child skips it, and the results still add up."""
+    batch = background_module._Render.batch
+
+    def slow_batch(self, formulas):  # inherited by the child: 0.3 s a batch
+        time.sleep(0.3)
+        return batch(self, formulas)
+
+    monkeypatch.setattr(background_module._Render, "batch", slow_batch)
+    formulas = read_corpus()[:9]
+    pages = [formulas[start : start + 3] for start in range(0, 9, 3)]
+    child = BackgroundRenderer.start(KATEX, corpus_macros(), drawn_by_font)
+    for page in pages:
+        child.send(page)
+    rendered_here: list[tuple[str, bool]] = []
+
+    def rendering_here(part):  # in this process, at full speed
+        rendered_here.extend(part)
+        return batch(child._render, part)
+
+    monkeypatch.setattr(child._render, "batch", rendering_here)
+    last_page = child.wait_for(pages[2][0])
+    assert rendered_here == pages[2], "the last page's batch was rendered here"
+    assert set(pages[2]) <= set(last_page)
+    received = {**last_page, **child.results()}
+    # results() then renders from the end what the child has not started: not page 3 again.
+    assert len(rendered_here) == len(set(rendered_here)), "a batch was rendered here twice"
+    expected = render_many(KATEX, formulas, corpus_macros())
+    assert [received[formula][0] for formula in formulas] == expected
+
+
 def test_a_background_child_that_dies_costs_only_what_it_had_claimed():
     """No hang, no exception: unclaimed batches are rendered here, the rest by the caller."""
     child = BackgroundRenderer.start(KATEX, "{}")
@@ -449,31 +481,32 @@ def test_a_parallel_read_sends_each_merged_page_to_the_child(make_app, tmp_path,
 
 def test_a_parallel_write_does_not_wait_for_the_whole_site(make_app, tmp_path, monkeypatch):
     """-j 2: a page's formulas are waited for when the main process resolves it, so
-    a worker writes the first pages while the child still renders the last ones.
+    a worker writes the first pages while the last ones are still being rendered.
     The worker inherits its pages' markup: it neither renders nor asks the child."""
-    source, pages = _pages_with_one_formula_each(tmp_path, 16)
+    source, pages = _pages_with_one_formula_each(tmp_path, 40)
     log = tmp_path / "events.txt"
 
-    def record(event: str) -> None:
+    def record(event: str, formulas: list | None = None) -> None:
+        texts = ",".join(tex for tex, _display in formulas or ())
         with log.open("a", encoding="utf-8") as file:
-            file.write(f"{os.getpid()} {event} {time.monotonic()}\n")
+            file.write(f"{os.getpid()} {event} {time.monotonic()} {texts}\n")
 
     batch = background_module._Render.batch
 
-    def slow_batch(self, formulas):  # in the child: 16 batches take over a second
-        time.sleep(0.08)
+    def slow_batch(self, formulas):  # 40 batches of 50 ms: a second at least
+        time.sleep(0.05)
         results = batch(self, formulas)
-        record("child-rendered")
+        record("batch-rendered", formulas)
         return results
 
     def recording_render(*arguments, **options):
-        record("rendered-in-process")
+        record("rendered-alone")
         return render(*arguments, **options)
 
     wait_for = BackgroundRenderer.wait_for
 
     def recording_wait_for(self, formula):
-        record("asked-the-child")
+        record("waited")
         return wait_for(self, formula)
 
     monkeypatch.setattr(background_module._Render, "batch", slow_batch)
@@ -485,15 +518,17 @@ def test_a_parallel_write_does_not_wait_for_the_whole_site(make_app, tmp_path, m
     app.build(force_all=True)
 
     main = os.getpid()
-    events = [line.split() for line in log.read_text(encoding="utf-8").splitlines()]
-    elsewhere = [(event, float(at)) for pid, event, at in events if int(pid) != main]
-    by_worker = [at for event, at in elsewhere if event == "page-written"]
-    assert by_worker, "no page was written by a -j worker"
-    assert [event for event, _at in elsewhere if event != "page-written"] == [
-        "child-rendered"
-    ] * 16, "only the child rendered, and no worker asked it for anything"
-    last_rendered = max(float(at) for _pid, event, at in events if event == "child-rendered")
-    assert min(by_worker) < last_rendered, "the workers waited for every formula of the site"
+    events = [line.split(" ") for line in log.read_text(encoding="utf-8").splitlines()]
+    workers = {pid for pid, event, *_ in events if event == "page-written" and int(pid) != main}
+    assert workers, "no page was written by a -j worker"
+    assert {event for pid, event, *_ in events if pid in workers} == {"page-written"}, (
+        "a worker rendered a formula or asked the child for one"
+    )
+    rendered = [texts for _pid, event, _at, texts in events if event == "batch-rendered"]
+    assert sorted(rendered) == sorted(f"x_{{{n}}}" for n in range(40))
+    first_by_worker = min(float(at) for pid, _event, at, _ in events if pid in workers)
+    last_rendered = max(float(at) for _pid, event, at, _ in events if event == "batch-rendered")
+    assert first_by_worker < last_rendered, "the workers waited for every formula of the site"
     _assert_each_page_has_its_formula(app, pages)
 
 

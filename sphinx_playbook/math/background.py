@@ -19,8 +19,11 @@ the child while it reads; each answer is a length-prefixed JSON frame (a batch's
 markup), read whenever the main process looks. A ``null`` line asks for the
 rest: the main process then renders batches too, from the last one back, while
 the child goes on from the front: each batch is claimed in a byte of shared
-memory before it is rendered, so they meet in the middle. (Two claiming the
-same batch at once would render it twice, which changes nothing.) Whatever the
+memory before it is rendered, so they meet in the middle. In the same way a
+page being written that needs a batch the child has not started renders it
+itself rather than wait (after a -j read the child is behind: two readers had
+the cores). (Two claiming the same batch at once would render it twice, which
+changes nothing.) Whatever the
 child could not deliver (it died, or its frame is short) is rendered the
 ordinary way by the caller.
 """
@@ -67,6 +70,8 @@ class BackgroundRenderer:
         self._unsent = bytearray()
         self._inbox = bytearray()
         self._batches: list[list[Formula]] = []
+        self._batch_of: dict[Formula, int] = {}
+        self._mine: set[int] = set()  # batches this process claimed and rendered
         self._arrived: dict[Formula, Result] = {}
         self._answered: set[Formula] = set()
         self._ended = False  # the child closed its end: nothing more will come
@@ -118,6 +123,7 @@ class BackgroundRenderer:
         new = [formula for formula in dict.fromkeys(formulas) if formula not in self.sent]
         if new:
             self.sent.update(new)
+            self._batch_of.update(dict.fromkeys(new, len(self._batches)))
             self._batches.append(new)
             self._unsent += json.dumps(new).encode() + b"\n"
         self._exchange(block=False)
@@ -135,11 +141,26 @@ class BackgroundRenderer:
         return arrived
 
     def wait_for(self, formula: Formula) -> dict[Formula, Result]:
-        """:meth:`take`, once the batch that holds ``formula`` has arrived."""
-        if formula in self.sent:
+        """:meth:`take`, once the batch that holds ``formula`` has arrived.
+
+        A batch the child has not started is claimed and rendered here instead:
+        this process would only wait, and the child goes on with the others.
+        """
+        if formula in self.sent and formula not in self._answered:
+            self._exchange(block=False)
+            index = self._batch_of[formula]
+            if formula not in self._answered and index < _CLAIMABLE and not self._claims[index]:
+                self._render_here(index)
             while formula not in self._answered and not self._ended:
                 self._exchange(block=True)
         return self.take()
+
+    def _render_here(self, index: int) -> None:
+        self._claims[index] = 1
+        self._mine.add(index)
+        batch = self._batches[index]
+        self._arrived.update(self._render.batch(batch))
+        self._answered.update(batch)
 
     def _exchange(self, block: bool) -> None:
         """Write what the request pipe takes and read what the child has answered;
@@ -195,6 +216,8 @@ class BackgroundRenderer:
         try:
             self._unsent += b"null\n"
             for index in reversed(range(min(len(self._batches), _CLAIMABLE))):
+                if index in self._mine:
+                    continue  # rendered here while waiting for it
                 if self._claims[index]:
                     break  # the child got this far: the rest is its
                 self._claims[index] = 1
