@@ -17,6 +17,7 @@ from .config import add_config_values
 from .directives import setup_directives
 from .forking import setup_forking
 from .images import setup_images
+from .incremental import setup_incremental
 from .interactive import setup_interactive
 from .math import setup_math
 from .metadata import setup_metadata
@@ -76,5 +77,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_caches(app)
     setup_forking(app)
     setup_numbering(app)
+    setup_incremental(app)
     app.add_post_transform(LiftArticleTitle)
     return metadata

@@ -426,17 +426,30 @@ def test_an_unchanged_formula_is_never_rendered_twice(make_app, tmp_path, monkey
 
     monkeypatch.setattr(BackgroundRenderer, "start", classmethod(counting_start))
     build = tmp_path / "build"
+    read_markup: list[str] = []
+    katex_characters = math_module._katex_characters
+
+    def counting_characters(markup: str) -> dict[str, set[str]]:
+        read_markup.append(markup)
+        return katex_characters(markup)
+
+    monkeypatch.setattr(math_module, "_katex_characters", counting_characters)
+    pages: list[str] = []
     for _ in range(2):
         monkeypatch.setattr(math_module, "CACHE", FormulaCache())
         app = make_app("html", srcdir=rootdir / "test-math", builddir=build, freshenv=True)
         app.build(force_all=True)
+        pages.append(Path(app.outdir, "index.html").read_text(encoding="utf-8"))
         if _ == 0:
             assert len(calls) == 5, calls
             assert len(children) == 1 and children[0] is not None, "one child rendered them"
             calls.clear()
+            read_markup.clear()
     assert calls == []
     assert len(children) == 1, "every formula was cached: no child was forked for nothing"
+    assert read_markup == [], "the fonts' characters were read again, not taken from the cache"
     assert read_html(app).select(".katex")
+    assert pages[0] == pages[1], "the page (its font preloads included) changed"
 
 
 def _pages_with_one_formula_each(tmp_path: Path, count: int) -> tuple[Path, list[str]]:

@@ -215,3 +215,49 @@ def test_rest_simple_forms():
     assert rest_field_value("authors", "[{name: A, orcid: 0000-0002-1825-0097}]") == [
         {"name": "A", "orcid": "0000-0002-1825-0097"}
     ]
+
+
+def test_dates_are_formatted_once_and_a_changed_date_shows(make_app, tmp_path, monkeypatch):
+    """Each date of the site is formatted once, before the environment is pickled: a
+    rebuild that changes no date formats none, one that changes a date shows it."""
+    from sphinx_playbook import theme
+
+    formatted: list[dt.date] = []
+    format_date = theme._formatted_date
+
+    def counting_format_date(value: dt.date, language: str) -> str:
+        formatted.append(value)
+        return format_date(value, language)
+
+    monkeypatch.setattr(theme, "_formatted_date", counting_format_date)
+    source = tmp_path / "source"
+    source.mkdir()
+    (source / "conf.py").write_text(
+        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\n'
+        'playbook_published = "2025-01-02"\n',
+        encoding="utf-8",
+    )
+    (source / "index.md").write_text("# Home\n\n```{toctree}\nnews\n```\n", encoding="utf-8")
+    news = source / "news.md"
+    news.write_text("---\npublished: 2025-03-04\n---\n# News\n\nText.\n", encoding="utf-8")
+
+    def published(app, docname: str) -> str:
+        return byline(read_html(app, docname))["Published"].find("time").get_text()
+
+    build = tmp_path / "build"
+    app = make_app("html", srcdir=source, builddir=build)
+    app.build()
+    assert sorted(formatted) == [dt.date(2025, 1, 2), dt.date(2025, 3, 4)]
+    assert (published(app, "index"), published(app, "news")) == ("Jan 2, 2025", "Mar 4, 2025")
+
+    formatted.clear()
+    news.write_text(news.read_text(encoding="utf-8") + "\nMore text.\n", encoding="utf-8")
+    app = make_app("html", srcdir=source, builddir=build)
+    app.build()
+    assert formatted == [], "a rebuild that changed no date formatted one"
+
+    news.write_text(news.read_text(encoding="utf-8").replace("03-04", "05-06"), encoding="utf-8")
+    app = make_app("html", srcdir=source, builddir=build)
+    app.build()
+    assert formatted == [dt.date(2025, 5, 6)]
+    assert published(app, "news") == "May 6, 2025"

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import read_html
+from conftest import playbook_warnings, read_html
+from pygments.styles import get_style_by_name
 
 PYDATA_ASSETS = ("bootstrap", "fontawesome", "pydata-sphinx-theme.css", "pydata-sphinx-theme.js")
 
@@ -182,3 +183,41 @@ def test_article_toc_lists_what_pydatas_page_toc_lists(make_app, tmp_path):
     written = read_html(app, "sections").select(".pb-toc__list a")
     assert [a["href"] for a in written] == ["#first", "#deeper-code", "#second"]
     assert read_html(app, "title-only").select(".pb-toc") == []
+
+
+def _css_rules(css: str) -> dict[str, str]:
+    """``selector -> declarations`` of a flat stylesheet (one level of @media unwrapped)."""
+    rules: dict[str, str] = {}
+    for block in css.replace("@media (prefers-color-scheme: dark) {", "").split("}"):
+        selector, _, declarations = block.partition("{")
+        if declarations.strip():
+            rules.setdefault(selector.strip(), declarations.strip())
+    return rules
+
+
+@pytest.mark.sphinx(
+    "html",
+    testroot="article-myst",
+    confoverrides={
+        "html_theme_options": {
+            "pygments_light_style": "friendly",
+            "pygments_dark_style": "no-such-style",
+        }
+    },
+)
+def test_pygments_css_follows_the_options_and_an_unknown_style_falls_back(app):
+    """One pygments.css for both modes; a style Pygments lacks is named in a warning
+    and the default is used. pydata-sphinx-theme's handler, which writes the file
+    first (and loads every Pygments style to check the names), is not run."""
+    app.build()
+    rules = _css_rules(Path(app.outdir, "_static", "pygments.css").read_text(encoding="utf-8"))
+    friendly = get_style_by_name("friendly").background_color
+    default_dark = get_style_by_name("a11y-high-contrast-dark").background_color
+    assert f"background: {friendly}" in rules[".highlight"]
+    assert f"background: {default_dark}" in rules['html[data-theme="dark"] .highlight']
+    (warning,) = playbook_warnings(app)
+    assert "[playbook.config]" in warning and "'no-such-style'" in warning
+    handlers = [listener.handler for listener in app.events.listeners["build-finished"]]
+    assert not [h for h in handlers if h.__module__ == "pydata_sphinx_theme.pygments"], (
+        "pydata-sphinx-theme's pygments.css, which ours replaces, was written as well"
+    )

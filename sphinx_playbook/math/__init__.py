@@ -251,9 +251,18 @@ def _collect_background(builder: Builder) -> None:
 def _absorb(build: _MathBuild, results: dict[Formula, Result]) -> None:
     """Formulas from the background child into the cache, with their fonts' characters."""
     for (tex, display), (rendered, fonts) in results.items():
-        key = build.key(tex, display)
-        CACHE.put(key, rendered)
-        _CHARACTERS_OF_FORMULA[key] = {font: set(chars) for font, chars in fonts.items()}
+        _store(build, build.key(tex, display), rendered, fonts)
+
+
+def _store(
+    build: _MathBuild, key: str, rendered: Rendered, fonts: dict[str, Any] | None = None
+) -> None:
+    """Into the cache, with the characters the markup draws by font file (KaTeX's;
+    ``fonts`` when the background child read them already)."""
+    if fonts is None and build.library is KATEX and rendered.html:
+        fonts = _katex_characters(rendered.html)
+    characters = {font: "".join(sorted(drawn)) for font, drawn in (fonts or {}).items()}
+    CACHE.put(key, rendered, characters)
 
 
 def _rendered(builder: Builder, tex: str, display: bool) -> Rendered:
@@ -272,7 +281,7 @@ def _rendered(builder: Builder, tex: str, display: bool) -> Rendered:
             result = render(build.library, tex, display, build.macros_json)
         except NoEngineError as error:
             result = Rendered(None, str(error))
-        CACHE.put(key, result)
+        _store(build, key, result)
     return result
 
 
@@ -366,7 +375,7 @@ def _render_site(app: Sphinx, env: BuildEnvironment) -> None:
     except NoEngineError as error:
         results = [Rendered(None, str(error))] * len(missing)
     for (key, _formula), result in zip(missing, results, strict=True):
-        CACHE.put(key, result)
+        _store(build, key, result)
     CACHE.save(keep=set(keys))
     if keys:  # a site without math gets no math files at all
         _write_assets(app, library, set(keys))
@@ -451,17 +460,15 @@ def _link_stylesheet(
     context["metatags"] = context.get("metatags", "") + "".join(f"\n    {link}" for link in links)
 
 
-#: By formula key (library, macros, TeX...): what the formula draws, by font file.
-_CHARACTERS_OF_FORMULA: dict[str, dict[str, set[str]]] = {}
-
-
-def _characters_of(builder: Builder, tex: str, display: bool) -> dict[str, set[str]]:
-    """What one formula draws, by font file: read once for the fonts and the preloads."""
+def _characters_of(builder: Builder, tex: str, display: bool) -> dict[str, str]:
+    """What one formula draws, by font file, as the cache keeps it beside the markup."""
     key = _math_build(builder).key(tex, display)
-    if key not in _CHARACTERS_OF_FORMULA:
+    characters = CACHE.characters(key)
+    if characters is None:  # rendered without a record of its characters
         markup = _rendered(builder, tex, display).html
-        _CHARACTERS_OF_FORMULA[key] = _katex_characters(markup) if markup else {}
-    return _CHARACTERS_OF_FORMULA[key]
+        found = _katex_characters(markup) if markup else {}
+        characters = {font: "".join(sorted(drawn)) for font, drawn in found.items()}
+    return characters
 
 
 @functools.cache

@@ -7,6 +7,8 @@ icons, and per-page pruning of assets a page does not use.
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,10 +17,13 @@ from babel.dates import format_date
 from docutils import nodes
 from markupsafe import Markup, escape
 from pygments.formatters import HtmlFormatter
+from pygments.styles import get_style_by_name
+from pygments.util import ClassNotFound
 from sphinx import addnodes
 from sphinx.application import Sphinx
 
 from ..citations.collect import cited_page
+from ..diagnostics import PlaybookWarning, warn
 from ..metadata import ArticleMetadata, page_metadata
 from ..scholarly import head_tags
 from .icons import icon_svg
@@ -52,18 +57,50 @@ class _Date:
     text: str
 
 
-def _date(value: Any, language: str) -> _Date | None:
+def _formatted_date(value: dt.date, language: str) -> str:
+    try:
+        return format_date(value, format="medium", locale=language or "en")
+    except Exception:  # an unknown locale name: fall back to English
+        return format_date(value, format="medium", locale="en")
+
+
+def _date(value: Any, language: str, known: Mapping[tuple[str, str], str]) -> _Date | None:
     if value is None:
         return None
-    try:
-        text = format_date(value, format="medium", locale=language or "en")
-    except Exception:  # an unknown locale name: fall back to English
-        text = format_date(value, format="medium", locale="en")
-    return _Date(iso=value.isoformat(), text=text)
+    iso = value.isoformat()
+    text = known.get((iso, language)) or _formatted_date(value, language)
+    return _Date(iso=iso, text=text)
 
 
-def byline_context(meta: ArticleMetadata, language: str) -> dict[str, Any]:
-    """Plain data for components/byline.html (strings are escaped there)."""
+#: The environment's dates as the byline shows them, by (ISO date, language).
+_FORMATTED_DATES = "playbook_formatted_dates"
+
+
+def _format_dates(app: Sphinx, env: Any) -> list[str]:
+    """Format each new date of the site once, before the environment is pickled.
+
+    Babel loads its locale data (about 10 ms) the first time it formats a date:
+    a rebuild that changes no date then never loads it.
+    """
+    known = getattr(env, _FORMATTED_DATES, None)
+    if not isinstance(known, dict):
+        known = {}
+        setattr(env, _FORMATTED_DATES, known)
+    language = app.config.language
+    pages = [getattr(env, "playbook_default_metadata", ArticleMetadata())]
+    pages += [page_metadata(env, docname) for docname in env.all_docs]
+    for meta in pages:
+        for value in (meta.published, meta.updated):
+            if value is not None and (value.isoformat(), language) not in known:
+                known[value.isoformat(), language] = _formatted_date(value, language)
+    return []
+
+
+def byline_context(
+    meta: ArticleMetadata, language: str, known_dates: Mapping[tuple[str, str], str] | None = None
+) -> dict[str, Any]:
+    """Plain data for components/byline.html (strings are escaped there);
+    ``known_dates`` are those :func:`_format_dates` formatted already."""
     affiliations = list(meta.affiliations or ())
     index = {}
     for number, affiliation in enumerate(affiliations, start=1):
@@ -89,8 +126,8 @@ def byline_context(meta: ArticleMetadata, language: str) -> dict[str, Any]:
             {"name": a.name, "url": a.url, "mark": n} for n, a in enumerate(affiliations, start=1)
         ],
         "show_marks": len(affiliations) > 1 and len(distinct_sets) > 1,
-        "published": _date(meta.published, language),
-        "updated": _date(meta.updated, language),
+        "published": _date(meta.published, language, known_dates or {}),
+        "updated": _date(meta.updated, language, known_dates or {}),
         "doi": {"text": meta.doi, "url": f"https://doi.org/{meta.doi}"} if meta.doi else None,
     }
 
@@ -137,6 +174,21 @@ def _on_builder_inited(app: Sphinx) -> None:
     article_layout = uses_playbook_theme(app) and app.builder.name in ARTICLE_BUILDERS
     app.env.playbook_article_layout = article_layout
     app.env.playbook_theme = uses_playbook_theme(app)
+    if uses_playbook_theme(app):
+        _take_over_pygments_css(app)
+
+
+def _take_over_pygments_css(app: Sphinx) -> None:
+    """pydata-sphinx-theme's pygments.css is replaced by ours (:func:`_write_pygments_css`):
+    its handler need not write it first, importing every Pygments style to check two
+    names (about a hundredth of a second at the end of each build)."""
+    for listener in list(app.events.listeners.get("build-finished", [])):
+        handler = listener.handler
+        if (
+            getattr(handler, "__module__", None) == "pydata_sphinx_theme.pygments"
+            and getattr(handler, "__name__", None) == "overwrite_pygments_css"
+        ):
+            app.disconnect(listener.id)
 
 
 @dataclass(frozen=True)
@@ -159,7 +211,11 @@ def _collect_chapters(app: Sphinx, env: Any) -> list[str]:
 
     Sphinx's ``toctree()`` copies the table of contents of every chapter for each
     page it is called on: O(pages²), 2,400 copies for a 49-page book.
+
+    Every page shows this menu: when it changed (a chapter renamed, added or
+    moved), every page is written again, not only the root page Sphinx rewrites.
     """
+    before = getattr(env, "playbook_chapters", None)
     groups = []
     if env.config.root_doc in env.all_docs:
         for toctree in env.master_doctree.findall(addnodes.toctree):
@@ -171,6 +227,8 @@ def _collect_chapters(app: Sphinx, env: Any) -> list[str]:
                     entries.append((title or ref, ref))
             groups.append((toctree.get("caption") or "", entries))
     env.playbook_chapters = groups
+    if before is not None and before != groups:
+        return sorted(env.found_docs)
     return []
 
 
@@ -219,7 +277,8 @@ def _on_html_page_context(
         context["playbook_article"] = byline_context(ArticleMetadata(), app.config.language)
         return
     meta = page_metadata(app.env, pagename).with_defaults(defaults)
-    context["playbook_article"] = byline_context(meta, app.config.language)
+    known_dates = getattr(app.env, _FORMATTED_DATES, {})
+    context["playbook_article"] = byline_context(meta, app.config.language, known_dates)
     context["playbook_meta_tags"] = Markup(head_tags(app, pagename, reference_tags(app, pagename)))
     if not getattr(app.env, "playbook_article_layout", False):
         context["playbook_title"] = None  # the body keeps its own first heading
@@ -240,6 +299,11 @@ def _on_config_inited(app: Sphinx, config: Any) -> None:
     """
     if config.html_theme != THEME_NAME:
         return
+    # A list of this build's own: where conf.py sets none, the value is Sphinx's
+    # default list, shared by every build in the process, which pydata-sphinx-theme
+    # appends to; a second build in the process then had a new configuration
+    # (and wrote every page again).
+    config.templates_path = [*config.templates_path]
     ours = str(THEME_DIR / "components")
     if ours in config.templates_path:
         return
@@ -275,10 +339,30 @@ def _write_pygments_css(app: Sphinx, exception: Exception | None) -> None:
         return chosen.get(key) or defaults.get(key) or fallback
 
     css = pygments_css(
-        option("pygments_light_style", "a11y-high-contrast-light"),
-        option("pygments_dark_style", "a11y-high-contrast-dark"),
+        _pygments_style(option("pygments_light_style", LIGHT_STYLE), LIGHT_STYLE, "light"),
+        _pygments_style(option("pygments_dark_style", DARK_STYLE), DARK_STYLE, "dark"),
     )
-    Path(app.builder.outdir, "_static", "pygments.css").write_text(css, encoding="utf-8")
+    static = Path(app.builder.outdir, "_static")
+    static.mkdir(parents=True, exist_ok=True)
+    (static / "pygments.css").write_text(css, encoding="utf-8")
+
+
+#: The highlighting styles of pydata-sphinx-theme's theme.conf, which ours inherits.
+LIGHT_STYLE, DARK_STYLE = "a11y-high-contrast-light", "a11y-high-contrast-dark"
+
+
+def _pygments_style(name: str, fallback: str, mode: str) -> str:
+    """``name`` if Pygments knows it, else the default, with a warning."""
+    try:
+        get_style_by_name(name)
+    except ClassNotFound:
+        warn(
+            f"html_theme_options: pygments_{mode}_style {name!r} is not a Pygments style; "
+            f"code is highlighted with {fallback!r}",
+            PlaybookWarning.CONFIG,
+        )
+        return fallback
+    return name
 
 
 def setup_theme(app: Sphinx, *, config_inited: bool) -> None:
@@ -291,5 +375,6 @@ def setup_theme(app: Sphinx, *, config_inited: bool) -> None:
     app.connect("builder-inited", _on_builder_inited)
     app.connect("html-page-context", _on_html_page_context)
     app.connect("env-updated", _collect_chapters)
+    app.connect("env-updated", _format_dates)
     # After pydata-sphinx-theme's own build-finished handler, which writes the file too.
     app.connect("build-finished", _write_pygments_css, priority=900)
