@@ -16,6 +16,7 @@ from .citations import setup_citations
 from .config import add_config_values
 from .directives import setup_directives
 from .forking import setup_forking
+from .highlighting import setup_highlighting
 from .images import setup_images
 from .incremental import setup_incremental
 from .interactive import setup_interactive
@@ -78,5 +79,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_forking(app)
     setup_numbering(app)
     setup_incremental(app)
+    setup_highlighting(app)
     app.add_post_transform(LiftArticleTitle)
     return metadata

@@ -42,9 +42,7 @@ def toctree_entry(env: BuildEnvironment, docname: str) -> tuple[str, str, tuple]
 def _before_reading(app: Sphinx, env: BuildEnvironment, docnames: Iterable[str]) -> None:
     """Note the entries of the pages about to be re-read (they are cleared as read)."""
     _BEFORE[env] = {
-        docname: entry
-        for docname in docnames
-        if (entry := toctree_entry(env, docname)) is not None
+        docname: entry for docname in docnames if (entry := toctree_entry(env, docname)) is not None
     }
 
 
