@@ -156,7 +156,10 @@ def build(source: Path, out: Path, jobs: int = 1, fresh: bool = True) -> Build:
     command = [sys.executable, "-m", "sphinx", "-q", "-b", "html", "-j", str(jobs)]
     command += [str(source), str(out)]
     started = time.perf_counter()
-    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # Not in the invoker's directory: a checkout there would shadow PYTHONPATH's.
+    child = subprocess.Popen(
+        command, cwd=source.parent, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     _, status, usage = os.wait4(child.pid, 0)
     seconds = time.perf_counter() - started
     child.returncode = os.waitstatus_to_exitcode(status)
