@@ -16,13 +16,13 @@ PAGES = {
 }
 
 
-def _book(tmp_path: Path) -> Path:
+def _book(tmp_path: Path, pages: dict[str, str] = PAGES) -> Path:
     source = tmp_path / "source"
     source.mkdir()
     (source / "conf.py").write_text(
         'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\n', encoding="utf-8"
     )
-    for name, text in PAGES.items():
+    for name, text in pages.items():
         (source / name).write_text(text, encoding="utf-8")
     return source
 
@@ -84,17 +84,6 @@ CODE_PAGES = {
 }
 
 
-def _code_book(tmp_path: Path) -> Path:
-    source = tmp_path / "source"
-    source.mkdir()
-    (source / "conf.py").write_text(
-        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\n', encoding="utf-8"
-    )
-    for name, text in CODE_PAGES.items():
-        (source / name).write_text(text, encoding="utf-8")
-    return source
-
-
 def _code_blocks(app) -> list[str]:
     return [str(block) for block in read_html(app, "code").select("div.highlight")]
 
@@ -112,7 +101,7 @@ def test_a_rebuild_highlights_only_the_code_that_changed(make_app, tmp_path, mon
         return highlight(source, lexer, formatter)
 
     monkeypatch.setattr(sphinx.highlighting, "highlight", counting_highlight)
-    source, build = _code_book(tmp_path), tmp_path / "build"
+    source, build = _book(tmp_path, CODE_PAGES), tmp_path / "build"
     page = source / "code.md"
 
     app = make_app("html", srcdir=source, builddir=build)
