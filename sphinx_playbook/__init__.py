@@ -11,18 +11,14 @@ from sphinx.application import Sphinx
 from sphinx.util import logging
 
 from .appendix import setup_appendix
-from .caches import setup_caches
+from .build import setup_build
 from .citations import setup_citations
 from .config import add_config_values
 from .directives import setup_directives
-from .forking import setup_forking
-from .highlighting import setup_highlighting
 from .images import setup_images
-from .incremental import setup_incremental
 from .interactive import setup_interactive
 from .math import setup_math
 from .metadata import setup_metadata
-from .numbering import setup_numbering
 from .theme import setup_theme
 from .transforms import LiftArticleTitle
 
@@ -67,6 +63,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
             '["sphinx_playbook"] to conf.py to read Markdown (.md) sources.'
         )
     add_config_values(app, config_inited=config_inited)
+    setup_build(app)
     setup_metadata(app)
     setup_theme(app, config_inited=config_inited)
     setup_directives(app)
@@ -75,10 +72,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_appendix(app)
     setup_math(app, config_inited=config_inited)
     setup_interactive(app)
-    setup_caches(app)
-    setup_forking(app)
-    setup_numbering(app)
-    setup_incremental(app)
-    setup_highlighting(app)
     app.add_post_transform(LiftArticleTitle)
     return metadata

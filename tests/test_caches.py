@@ -1,15 +1,19 @@
-"""What the package keeps between builds beside the doctrees: compiled templates here
-(the math and .bib caches are tested with math and citations)."""
+"""The cache folder beside the doctrees: its format, compiled templates (the math,
+font and .bib caches are tested with math and citations)."""
 
 from __future__ import annotations
 
+import shutil
 import zipfile
 
 import jinja2
 import pytest
 from conftest import read_html, sphinx_build
 
-from sphinx_playbook.caches import _keep_compiled_templates
+import sphinx_playbook.citations.collect as collect_module
+from sphinx_playbook.build import workers
+from sphinx_playbook.build.cache import FOLDER, FORMAT
+from sphinx_playbook.build.templates import _keep_compiled_templates
 
 PAGE_TEMPLATE = """{%% extends "!page.html" %%}
 {%% block body %%}<p class="marker">%s</p>{{ super() }}{%% endblock %%}
@@ -75,14 +79,15 @@ def test_an_author_s_own_bytecode_cache_is_left_alone(make_app, project, tmp_pat
 
 def test_templates_compiled_by_another_jinja_are_removed(make_app, project, tmp_path):
     doctrees = tmp_path / "build" / "doctrees"
-    stale = doctrees / "playbook-templates-0123456789abcdef"
+    stale = doctrees / FOLDER / "templates" / "0123456789abcdef"
     stale.mkdir(parents=True)
+    (doctrees / FOLDER / "FORMAT").write_text(FORMAT, encoding="utf-8")
     (stale / "__jinja2_old.cache").write_bytes(b"stale")
     app = make_app("html", srcdir=project, builddir=tmp_path / "build", freshenv=True)
     app.build(force_all=True)
-    folders = sorted(path.name for path in doctrees.glob("playbook-templates-*"))
-    assert len(folders) == 1 and folders[0] != stale.name
-    assert list((doctrees / folders[0]).glob("*.cache")), "this build's templates are kept"
+    folders = sorted((doctrees / FOLDER / "templates").iterdir())
+    assert len(folders) == 1 and folders[0] != stale
+    assert list(folders[0].glob("*.cache")), "this build's templates are kept"
 
 
 def test_an_epub_with_its_doctrees_inside_packs_no_compiled_template(project, tmp_path):
@@ -96,8 +101,67 @@ def test_an_epub_with_its_doctrees_inside_packs_no_compiled_template(project, tm
     out = tmp_path / "epub"
     for _ in range(2):  # the second build reads the cache the first wrote
         sphinx_build("-W", "-q", "-b", "epub", str(project), str(out))
-    assert list((out / ".doctrees").glob("playbook-templates-*/*.cache"))
+    assert list((out / ".doctrees" / FOLDER / "templates").glob("*/*.cache"))
     (epub,) = out.glob("*.epub")
     names = zipfile.ZipFile(epub).namelist()
     assert "index.xhtml" in [name.rsplit("/", 1)[-1] for name in names]
     assert not [name for name in names if name.endswith(".cache") or ".doctrees" in name]
+
+
+def test_a_cache_folder_of_another_format_is_emptied(make_app, project, tmp_path):
+    doctrees = tmp_path / "build" / "doctrees"
+    old = doctrees / FOLDER / "written-by-another-layout.bin"
+    old.parent.mkdir(parents=True)
+    old.write_bytes(b"written by another layout")
+    (doctrees / FOLDER / "FORMAT").write_text("0", encoding="utf-8")
+    app = make_app("html", srcdir=project, builddir=tmp_path / "build", freshenv=True)
+    app.build(force_all=True)
+    assert (doctrees / FOLDER / "FORMAT").read_text(encoding="utf-8") == FORMAT
+    assert not old.exists()
+    assert read_html(app).select_one(".marker").get_text() == "first"
+
+
+def _recording_bib_parses(monkeypatch) -> list[str]:
+    """The .bib files parsed, in a worker or in this process."""
+    parsed: list[str] = []
+    submit, read = workers.submit, collect_module.read_bibliography
+
+    def recording_submit(app, function, *arguments):
+        if function is collect_module._parse_into_disk_cache:
+            parsed.append(arguments[0].name)
+        return submit(app, function, *arguments)
+
+    def recording_read(path):
+        parsed.append(path.name)
+        return read(path)
+
+    monkeypatch.setattr(workers, "submit", recording_submit)
+    monkeypatch.setattr(collect_module, "read_bibliography", recording_read)
+    return parsed
+
+
+def test_an_unchanged_bib_file_is_parsed_once(make_app, rootdir, tmp_path, monkeypatch):
+    """A second build, with a fresh environment and nothing in this process's memory,
+    takes the parsed entries from the cache folder; an edited file is parsed again."""
+    source = tmp_path / "source"
+    shutil.copytree(rootdir / "test-citations", source)
+    parsed = _recording_bib_parses(monkeypatch)
+    pages = []
+    for _ in range(2):
+        collect_module._CACHE.clear()
+        app = make_app("html", srcdir=source, builddir=tmp_path / "build", freshenv=True)
+        app.build(force_all=True)
+        pages.append(read_html(app).select_one(".pb-body").decode())
+        if len(pages) == 1:
+            assert parsed, "the first build parsed the .bib file"
+            first, parsed[:] = list(parsed), []
+    assert parsed == [], f"parsed again: {parsed}"
+    assert pages[0] == pages[1]
+    bib = next(source.glob("*.bib"))
+    bib.write_text(bib.read_text(encoding="utf-8") + "\n@misc{added, title={Added}}\n")
+    collect_module._CACHE.clear()
+    app = make_app("html", srcdir=source, builddir=tmp_path / "build", freshenv=True)
+    app.build(force_all=True)
+    assert parsed == [bib.name], "the edited file was parsed again"
+    kept = list((tmp_path / "build" / "doctrees" / FOLDER / "bib").glob("*.pickle"))
+    assert len(kept) == len(first), "the entries of the file before the edit were dropped"

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import multiprocessing
 import os
 import re
-import signal
 import subprocess
 import sys
-import time
+import threading
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -16,14 +18,19 @@ from bs4 import BeautifulSoup
 from conftest import REPO, playbook_warnings, read_html
 from fontTools.ttLib import TTFont
 
-import sphinx_playbook.math as math_module
-import sphinx_playbook.math.background as background_module
-import sphinx_playbook.math.renderers as renderers_module
-from sphinx_playbook.math.background import BackgroundRenderer
+import sphinx_playbook.math.assets as assets_module
+import sphinx_playbook.math.cache as cache_module
+import sphinx_playbook.math.site as site_module
+from sphinx_playbook.build import workers
 from sphinx_playbook.math.cache import FormulaCache, FormulaKeys
 from sphinx_playbook.math.engines import ENGINES
-from sphinx_playbook.math.fonts import FontFaces, characters_by_font, drawn_characters
-from sphinx_playbook.math.renderers import KATEX, TEMML, render, render_many, render_site
+from sphinx_playbook.math.fonts import (
+    FontFaces,
+    characters_by_font,
+    drawn_characters,
+    subset_font,
+)
+from sphinx_playbook.math.renderers import KATEX, TEMML, render, render_batch, render_many
 
 CORPUS = REPO / "tests" / "data" / "math"
 KATEX_FONTS = REPO / "sphinx_playbook" / "math" / "vendor" / "katex" / "fonts"
@@ -78,31 +85,6 @@ def test_every_engine_gives_node_katex_output_byte_for_byte(engine):
     assert different == []
 
 
-FORK_AFTER_ENGINE = """
-import json, sys
-from sphinx_playbook.math.renderers import KATEX, render, render_site
-render(KATEX, "x", False)  # the engine is started in this process
-formulas = [(f"x^{{{i}}}", False) for i in range(100)]  # enough to split in two processes
-print(json.dumps([result.html for result in render_site(KATEX, formulas)]))
-"""
-
-
-@pytest.mark.parametrize("engine", sorted(ENGINES))
-def test_a_site_renders_with_every_engine_after_the_engine_started(engine, tmp_path):
-    """V8 cannot run in a child forked after it started (its threads are gone): with
-    mini-racer the site is rendered in this process, and the markup is the same."""
-    run = subprocess.run(
-        [sys.executable, "-c", FORK_AFTER_ENGINE],
-        env={**os.environ, "SPHINX_PLAYBOOK_JS_ENGINE": engine},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert run.returncode == 0, run.stderr
-    markup = json.loads(run.stdout)
-    assert markup == [render(KATEX, f"x^{{{i}}}", False).html for i in range(100)]
-
-
 def test_katex_renders_html_and_mathml_and_reports_errors():
     result = render(KATEX, r"\frac{1}{2} + \underbrace{a+b}_{\text{sum}}", False)
     assert result.error is None
@@ -125,14 +107,6 @@ def test_temml_renders_mathml_core_with_the_tex_annotation():
     assert render(TEMML, r"\frac{1}{2", False).html is None
 
 
-def test_a_site_rendered_in_two_processes_gets_the_same_markup():
-    """render_site splits a large site over a forked child: same output, same order."""
-    macros = corpus_macros()
-    formulas = [*read_corpus(), (r"\frac{1}{2", False)]  # an error travels back too
-    assert len(formulas) >= renderers_module._SPLIT_FROM, "large enough to be split"
-    assert render_site(KATEX, formulas, macros) == render_many(KATEX, formulas, macros)
-
-
 def test_a_cache_key_changes_with_everything_the_markup_depends_on():
     """Same formula, same settings: the same key in any process; any change: another."""
     key = FormulaKeys(KATEX, "{}")
@@ -146,123 +120,19 @@ def test_a_cache_key_changes_with_everything_the_markup_depends_on():
     assert len(others) == 4 and key("x^2", False) not in others
 
 
-def test_the_background_child_renders_what_this_process_would():
-    """Formulas sent page by page while Sphinx reads come back as render_many's markup,
-    errors included, with the characters each font draws."""
+def test_a_worker_process_renders_what_this_process_would():
+    """The markup a worker sends back is render_many's, errors included, with the
+    characters each font draws; the worker is a spawned interpreter, not a fork."""
     macros = corpus_macros()
-    formulas = [*read_corpus(), (r"\frac{1}{2", False)]
-    child = BackgroundRenderer.start(KATEX, macros, drawn_by_font)
-    assert child is not None, "forking is allowed here (see the fixture below)"
-    for start in range(0, len(formulas), 7):  # a page's worth at a time, some sent twice
-        child.send(formulas[max(0, start - 2) : start + 7])
-    wait_until(lambda: all(child._claims[: len(child._batches)]))  # the child took them all
-    results = child.results()
+    formulas = [*read_corpus(), (r"\\frac{1}{2", False)]
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        results = pool.submit(render_batch, "katex", formulas, macros).result()
     expected = render_many(KATEX, formulas, macros)
-    assert [results[formula][0] for formula in formulas] == expected
-    for formula, rendered in zip(formulas, expected, strict=True):
-        fonts = results[formula][1]
-        assert fonts == {k: "".join(sorted(v)) for k, v in drawn_by_font(rendered.html).items()}
+    assert [rendered for rendered, _fonts in results] == expected
+    for (_rendered, fonts), rendered in zip(results, expected, strict=True):
+        drawn = drawn_by_font(rendered.html)
+        assert fonts == {font: "".join(sorted(chars)) for font, chars in drawn.items()}
 
-
-def test_the_background_child_answers_page_by_page_at_a_lower_priority():
-    """A page written waits for its own formulas only; nothing comes twice or is lost;
-    the child takes what the build leaves of the cores."""
-    macros = corpus_macros()
-    formulas = read_corpus()
-    pages = [formulas[start : start + 6] for start in range(0, len(formulas), 6)]
-    child = BackgroundRenderer.start(KATEX, macros, drawn_by_font)
-    ours = os.getpriority(os.PRIO_PROCESS, 0)
-    wait_until(lambda: os.getpriority(os.PRIO_PROCESS, child._pid) > ours)
-    for page in pages:
-        child.send(page)
-    first = child.wait_for(pages[0][0])
-    assert set(pages[0]) <= set(first), "the first page's batch came back whole"
-    received = dict(first)
-    while not child.finished:
-        received.update(child.wait_for(next(f for f in formulas if f not in received)))
-    later = child.take()
-    assert not set(later) & set(first), "taken once"
-    received.update(later)
-    assert child.results() == {}, "everything had been taken"
-    expected = render_many(KATEX, formulas, macros)
-    assert [received[formula][0] for formula in formulas] == expected
-
-
-def test_asked_early_this_process_renders_the_last_batches_itself():
-    """The two meet in the middle: nothing is missing, nothing differs."""
-    formulas = read_corpus()
-    child = BackgroundRenderer.start(KATEX, corpus_macros(), drawn_by_font)
-    for start in range(0, len(formulas), 5):
-        child.send(formulas[start : start + 5])
-    rendered_here: list[tuple[str, bool]] = []
-    batch = child._render.batch
-    child._render.batch = lambda part: (rendered_here.extend(part), batch(part))[1]
-    results = child.results()
-    assert rendered_here, "the last batches were not left to the child"
-    assert len(rendered_here) < len(formulas), "the child rendered the first ones"
-    expected = render_many(KATEX, formulas, corpus_macros())
-    assert [results[formula][0] for formula in formulas] == expected
-
-
-def test_waiting_for_a_batch_the_child_has_not_started_renders_it_here(monkeypatch):
-    """After a -j read the child is behind: the page being written renders its own
-    batch rather than wait, the child skips it, and the results still add up."""
-    batch = background_module._Render.batch
-
-    def slow_batch(self, formulas):  # inherited by the child: 0.3 s a batch
-        time.sleep(0.3)
-        return batch(self, formulas)
-
-    monkeypatch.setattr(background_module._Render, "batch", slow_batch)
-    formulas = read_corpus()[:9]
-    pages = [formulas[start : start + 3] for start in range(0, 9, 3)]
-    child = BackgroundRenderer.start(KATEX, corpus_macros(), drawn_by_font)
-    for page in pages:
-        child.send(page)
-    rendered_here: list[tuple[str, bool]] = []
-
-    def rendering_here(part):  # in this process, at full speed
-        rendered_here.extend(part)
-        return batch(child._render, part)
-
-    monkeypatch.setattr(child._render, "batch", rendering_here)
-    last_page = child.wait_for(pages[2][0])
-    assert rendered_here == pages[2], "the last page's batch was rendered here"
-    assert set(pages[2]) <= set(last_page)
-    received = {**last_page, **child.results()}
-    # results() then renders from the end what the child has not started: not page 3 again.
-    assert len(rendered_here) == len(set(rendered_here)), "a batch was rendered here twice"
-    expected = render_many(KATEX, formulas, corpus_macros())
-    assert [received[formula][0] for formula in formulas] == expected
-
-
-def test_a_background_child_that_dies_costs_only_what_it_had_claimed():
-    """No hang, no exception: unclaimed batches are rendered here, the rest by the caller."""
-    child = BackgroundRenderer.start(KATEX, "{}")
-    child.send([("x", False)])
-    wait_until(lambda: child._claims[0])
-    os.kill(child._pid, signal.SIGKILL)
-    delivered = child.results()  # "x" if its answer was sent before the child died
-    assert delivered in ({}, {("x", False): (render(KATEX, "x", False), {})}), (
-        "the child had claimed the batch: it is its, delivered or lost"
-    )
-    child = BackgroundRenderer.start(KATEX, "{}")
-    os.kill(child._pid, signal.SIGKILL)
-    child.send([("y", False)])
-    assert child.results() == {("y", False): (render(KATEX, "y", False), {})}
-
-
-@pytest.fixture(autouse=True)
-def _fork_even_on_one_core(monkeypatch):
-    """The background child's tests run on any machine with fork, one core or two."""
-    monkeypatch.setattr(background_module, "can_fork", lambda: hasattr(os, "fork"))
-
-
-def wait_until(condition, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "the background child never got there"
-        time.sleep(0.01)
 
 
 def drawn_by_font(markup: str | None) -> dict[str, set[str]]:
@@ -334,13 +204,26 @@ def test_pages_carry_rendered_math_and_only_math_pages_link_katex(app):
     assert not any("katex" in href for href in stylesheets(plain))
 
 
+def _version_of(path: Path) -> str:
+    """What a URL's ``?v=`` must say for the browser to fetch a changed file anew."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:8]
+
+
 @pytest.mark.sphinx("html", testroot="math", freshenv=True)
 def test_the_stylesheet_names_only_files_that_exist(app):
     app.build()
     css_file = app.outdir / "_static" / "katex" / "katex.css"
-    urls = re.findall(r"url\(([^)]+)\)", css_file.read_text(encoding="utf-8"))
+    urls = [
+        url.split("?v=")
+        for url in re.findall(r"url\(([^)]+)\)", css_file.read_text(encoding="utf-8"))
+    ]
     written = sorted(f"fonts/{font.name}" for font in (css_file.parent / "fonts").glob("*"))
-    assert sorted(urls) == written, "one woff2 font per face the site draws with, nothing else"
+    assert sorted(url for url, _version in urls) == written, (
+        "one woff2 font per face the site draws with, nothing else"
+    )
+    for url, version in urls:
+        assert version == _version_of(css_file.parent / url), "the version is the file's"
+    urls = [url for url, _version in urls]
     assert {"fonts/KaTeX_Main-Regular.woff2", "fonts/KaTeX_AMS-Regular.woff2"} <= set(urls)
     assert len(urls) < 20, "faces no formula draws with are left out"
     assert (css_file.parent / "LICENSE.txt").is_file()
@@ -379,12 +262,13 @@ def test_pages_preload_the_fonts_their_formulas_draw_with(app):
     preloaded = sorted(link["href"] for link in page.select('head link[rel="preload"][as="font"]'))
     assert all(link["crossorigin"] == "anonymous" for link in page.select('link[as="font"]'))
     written = sorted(
-        f"_static/katex/fonts/{font.name}"
+        f"_static/katex/fonts/{font.name}?v={_version_of(font)}"
         for font in (app.outdir / "_static" / "katex" / "fonts").glob("*.woff2")
     )
     # The test root's one math page draws with every font the site uses.
     assert preloaded == written
-    assert "_static/katex/fonts/KaTeX_Math-Italic.woff2" in preloaded
+    italic = "_static/katex/fonts/KaTeX_Math-Italic.woff2?v="
+    assert any(url.startswith(italic) for url in preloaded)
     assert read_html(app, "plain").select('link[rel="preload"]') == []
 
 
@@ -398,58 +282,60 @@ def test_a_broken_formula_warns_at_its_line(app):
     ]
 
 
+def _recording_submissions(monkeypatch, fonts: list[str] | None = None) -> list[tuple[int, str]]:
+    """The formulas sent to the workers, with the process that sent them (and the
+    fonts sent to be cut, into ``fonts``)."""
+    sent: list[tuple[int, str]] = []
+    submit = workers.submit
+
+    def recording(app, function, *arguments):
+        if function is render_batch:
+            sent.extend((os.getpid(), tex) for tex, _display in arguments[1])
+        elif function is subset_font and fonts is not None:
+            fonts.append(arguments[0].name)
+        return submit(app, function, *arguments)
+
+    monkeypatch.setattr(workers, "submit", recording)
+    return sent
+
+
 def test_an_unchanged_formula_is_never_rendered_twice(make_app, tmp_path, monkeypatch, rootdir):
-    """A fresh environment and a fresh process (a new cache object) still find the formulas.
-
-    Formulas are rendered in the background child (what is sent to it is counted
-    here, the child's own calls are in its memory) or in this process.
-    """
-    calls: list[str] = []
-
-    def counting_render(library, formulas, macros="{}", engine=None):
-        calls.extend(tex for tex, _display in formulas)
-        return render_many(library, formulas, macros, engine)
-
-    def counting_send(self, formulas):
-        new = [formula for formula in formulas if formula not in self.sent]
-        calls.extend(tex for tex, _display in dict.fromkeys(new))
-        send(self, formulas)
-
-    send, start = BackgroundRenderer.send, BackgroundRenderer.start.__func__
-    children: list[BackgroundRenderer | None] = []
-    monkeypatch.setattr(renderers_module, "render_many", counting_render)
-    monkeypatch.setattr(BackgroundRenderer, "send", counting_send)
-
-    def counting_start(cls, *arguments):
-        children.append(start(cls, *arguments))
-        return children[-1]
-
-    monkeypatch.setattr(BackgroundRenderer, "start", classmethod(counting_start))
+    """A fresh environment and a new cache object (as in a new process) still find
+    the formulas, their characters and their fonts in the cache folder."""
+    fonts_cut: list[str] = []
+    sent = _recording_submissions(monkeypatch, fonts_cut)
     build = tmp_path / "build"
-    read_markup: list[str] = []
-    katex_characters = math_module._katex_characters
-
-    def counting_characters(markup: str) -> dict[str, set[str]]:
-        read_markup.append(markup)
-        return katex_characters(markup)
-
-    monkeypatch.setattr(math_module, "_katex_characters", counting_characters)
     pages: list[str] = []
-    for _ in range(2):
-        monkeypatch.setattr(math_module, "CACHE", FormulaCache())
+    for run in range(2):
+        monkeypatch.setattr(cache_module, "CACHE", FormulaCache())
+        for module in (site_module, assets_module):
+            monkeypatch.setattr(module, "CACHE", cache_module.CACHE)
         app = make_app("html", srcdir=rootdir / "test-math", builddir=build, freshenv=True)
         app.build(force_all=True)
         pages.append(Path(app.outdir, "index.html").read_text(encoding="utf-8"))
-        if _ == 0:
-            assert len(calls) == 5, calls
-            assert len(children) == 1 and children[0] is not None, "one child rendered them"
-            calls.clear()
-            read_markup.clear()
-    assert calls == []
-    assert len(children) == 1, "every formula was cached: no child was forked for nothing"
-    assert read_markup == [], "the fonts' characters were read again, not taken from the cache"
+        if run == 0:
+            assert len(sent) == 5, sent
+            assert fonts_cut, "the first build cut the fonts"
+            sent.clear()
+            fonts_cut.clear()
+    assert sent == [], "every formula came from the cache"
+    assert fonts_cut == [], "every font came from the cache"
     assert read_html(app).select(".katex")
     assert pages[0] == pages[1], "the page (its font preloads included) changed"
+
+
+def test_a_changed_macro_misses_the_cache(make_app, tmp_path, monkeypatch, rootdir):
+    sent = _recording_submissions(monkeypatch)
+    build = tmp_path / "build"
+    app = make_app("html", srcdir=rootdir / "test-math", builddir=build, freshenv=True)
+    app.build(force_all=True)
+    sent.clear()
+    app = make_app(
+        "html", srcdir=rootdir / "test-math", builddir=build, freshenv=True,
+        confoverrides={"playbook_math_macros": {"\\RR": "\\mathbf{R}"}},
+    )
+    app.build(force_all=True)
+    assert len(sent) == 5, "every formula is rendered again with the new macros"
 
 
 def _pages_with_one_formula_each(tmp_path: Path, count: int) -> tuple[Path, list[str]]:
@@ -471,78 +357,62 @@ def _assert_each_page_has_its_formula(app, pages: list[str]) -> None:
         assert formula.get_text() == f"x_{{{number}}}"
 
 
-def test_a_parallel_read_sends_each_merged_page_to_the_child(make_app, tmp_path, monkeypatch):
-    """-j 2: the workers read, the main process hands their formulas to the child as
-    it merges them, and every page gets its markup."""
-    source, pages = _pages_with_one_formula_each(tmp_path, 8)
-    sent: list[tuple[int, str]] = []
-    send = BackgroundRenderer.send
+def test_a_parallel_build_forks_no_process_that_has_threads(make_app, tmp_path, monkeypatch):
+    """-j 2: Sphinx forks its readers and writers; at each of those points this
+    process has no thread of ours (Python 3.12 warns about fork() with threads),
+    the formulas are sent by the main process between reading and writing, and
+    every page gets its markup."""
+    source, pages = _pages_with_one_formula_each(tmp_path, 12)
+    sent = _recording_submissions(monkeypatch)
+    monkeypatch.setattr(cache_module, "CACHE", FormulaCache())
+    for module in (site_module, assets_module):
+        monkeypatch.setattr(module, "CACHE", cache_module.CACHE)
+    threads: dict[str, list[str]] = {}
+    before = set(threading.enumerate())  # this test process may have its own (an engine's)
 
-    def recording_send(self, formulas):
-        sent.extend((os.getpid(), tex) for tex, _display in formulas)
-        send(self, formulas)
+    def count(moment: str):
+        def note(*_arguments):
+            threads[moment] = [t.name for t in set(threading.enumerate()) - before]
 
-    monkeypatch.setattr(BackgroundRenderer, "send", recording_send)
-    monkeypatch.setattr(math_module, "CACHE", FormulaCache())
+        return note
+
     app = make_app("html", srcdir=source, builddir=tmp_path / "build", parallel=2)
+    app.connect("env-before-read-docs", count("reading"), priority=1000)
+    app.connect("write-started", count("writing"), priority=1000)
     app.build(force_all=True)
-    assert app.parallel == 2 and app.is_parallel_allowed("read"), "the read ran in workers"
-    assert sorted(tex for _pid, tex in sent) == sorted(f"x_{{{n}}}" for n in range(8))
+    assert app.is_parallel_allowed("read") and app.is_parallel_allowed("write")
+    assert threads == {"reading": [], "writing": []}, "threads started by the build"
+    assert sorted(tex for _pid, tex in sent) == sorted(f"x_{{{n}}}" for n in range(12))
     assert {pid for pid, _tex in sent} == {os.getpid()}, "sent by the main process only"
     _assert_each_page_has_its_formula(app, pages)
 
 
-def test_a_parallel_write_does_not_wait_for_the_whole_site(make_app, tmp_path, monkeypatch):
-    """-j 2: a page's formulas are waited for when the main process resolves it, so
-    a worker writes the first pages while the last ones are still being rendered.
-    The worker inherits its pages' markup: it neither renders nor asks the child."""
-    source, pages = _pages_with_one_formula_each(tmp_path, 40)
-    log = tmp_path / "events.txt"
-
-    def record(event: str, formulas: list | None = None) -> None:
-        texts = ",".join(tex for tex, _display in formulas or ())
-        with log.open("a", encoding="utf-8") as file:
-            file.write(f"{os.getpid()} {event} {time.monotonic()} {texts}\n")
-
-    batch = background_module._Render.batch
-
-    def slow_batch(self, formulas):  # 40 batches of 50 ms: a second at least
-        time.sleep(0.05)
-        results = batch(self, formulas)
-        record("batch-rendered", formulas)
-        return results
-
-    def recording_render(*arguments, **options):
-        record("rendered-alone")
-        return render(*arguments, **options)
-
-    wait_for = BackgroundRenderer.wait_for
-
-    def recording_wait_for(self, formula):
-        record("waited")
-        return wait_for(self, formula)
-
-    monkeypatch.setattr(background_module._Render, "batch", slow_batch)
-    monkeypatch.setattr(math_module, "render", recording_render)
-    monkeypatch.setattr(BackgroundRenderer, "wait_for", recording_wait_for)
-    monkeypatch.setattr(math_module, "CACHE", FormulaCache())
-    app = make_app("html", srcdir=source, builddir=tmp_path / "build", parallel=2)
-    app.connect("html-page-context", lambda *_arguments: record("page-written"))
-    app.build(force_all=True)
-
-    main = os.getpid()
-    events = [line.split(" ") for line in log.read_text(encoding="utf-8").splitlines()]
-    workers = {pid for pid, event, *_ in events if event == "page-written" and int(pid) != main}
-    assert workers, "no page was written by a -j worker"
-    assert {event for pid, event, *_ in events if pid in workers} == {"page-written"}, (
-        "a worker rendered a formula or asked the child for one"
+def test_a_parallel_build_gives_no_fork_warning(tmp_path):
+    """The same in a process of its own, with deprecation warnings as errors."""
+    source, _pages = _pages_with_one_formula_each(tmp_path, 12)
+    run = subprocess.run(
+        [sys.executable, "-W", "error::DeprecationWarning", "-m", "sphinx", "-q", "-j", "2",
+         "-b", "html", str(source), str(tmp_path / "out")],
+        capture_output=True, text=True, timeout=300, check=False,
     )
-    rendered = [texts for _pid, event, _at, texts in events if event == "batch-rendered"]
-    assert sorted(rendered) == sorted(f"x_{{{n}}}" for n in range(40))
-    first_by_worker = min(float(at) for pid, _event, at, _ in events if pid in workers)
-    last_rendered = max(float(at) for _pid, event, at, _ in events if event == "batch-rendered")
-    assert first_by_worker < last_rendered, "the workers waited for every formula of the site"
+    assert run.returncode == 0, run.stderr
+    assert "DeprecationWarning" not in run.stderr
+
+
+def test_a_serial_build_renders_while_it_reads(make_app, tmp_path, monkeypatch):
+    """-j 1: each page's formulas go to a worker as soon as the page is read."""
+    source, pages = _pages_with_one_formula_each(tmp_path, 6)
+    sent = _recording_submissions(monkeypatch)
+    monkeypatch.setattr(cache_module, "CACHE", FormulaCache())
+    for module in (site_module, assets_module):
+        monkeypatch.setattr(module, "CACHE", cache_module.CACHE)
+    read: list[str] = []
+    app = make_app("html", srcdir=source, builddir=tmp_path / "build")
+    app.connect("doctree-read", lambda _app, doctree: read.append(str(len(sent))), priority=1000)
+    app.build(force_all=True)
+    assert read == ["0", "1", "2", "3", "4", "5", "6"], "sent page by page as they are read"
     _assert_each_page_has_its_formula(app, pages)
+
 
 
 @pytest.mark.sphinx(

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..urls import is_safe_url
 
-if TYPE_CHECKING:  # pybtex is imported where a file is parsed: often a forked child
+if TYPE_CHECKING:  # pybtex is imported where a file is parsed: often a worker process
     from pybtex.database import Person
 
 #: How many authors a hover card lists before "...".

@@ -1,5 +1,5 @@
 """Which keys each page cites, in order (read phase), and the entries they point to
-(env-updated: the site's .bib files are parsed in a forked child meanwhile).
+(env-updated: the site's .bib files are parsed in a worker process meanwhile).
 
 The entries a page cites are stored with the page in the environment, so the
 write phase (possibly in another process) needs no .bib file, and every .bib a
@@ -10,10 +10,8 @@ that use it.
 from __future__ import annotations
 
 import functools
-import hashlib
 import importlib.metadata
-import os
-import pickle
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,10 +19,11 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
+from ..build import workers
+from ..build.cache import cache_folder, digest, load_pickle, save_pickle
 from ..config import read_config
 from ..diagnostics import PlaybookWarning, warn
 from ..envstore import PageStore
-from ..forking import InChild
 from ..metadata import page_metadata
 from . import bibliography as bibliography_module
 from .bibliography import Bibliography, Reference, read_bibliography
@@ -81,84 +80,84 @@ def load(path: Path) -> Bibliography:
         return read_bibliography(path)
     if key not in _CACHE:
         pending = _PREFETCHED.pop(key, None)
-        _CACHE[key] = pending.result() if pending else _read_through_disk_cache(path)
+        if pending is not None:
+            _CACHE[key] = workers.result(pending, _parse_into_disk_cache, path, _disk_cache())
+        else:
+            _CACHE[key] = _read_through_disk_cache(path)
     return _CACHE[key]
 
 
-#: Site .bib files being read in a child process while Sphinx reads the pages.
-_PREFETCHED: dict[tuple[Path, int, int], InChild[Bibliography]] = {}
+#: Site .bib files being read in a worker process while Sphinx reads the pages.
+_PREFETCHED: dict[tuple[Path, int, int], Future[Bibliography]] = {}
 
 
-def prefetch(path: Path) -> None:
-    """Start reading ``path`` in a forked child; :func:`load` collects it.
+def prefetch(app: Sphinx, path: Path) -> None:
+    """Start reading ``path`` in a worker; :func:`load` collects it.
 
     pybtex takes 0.3 s per 1,000 entries on a clean build: the pages are read
-    meanwhile.
+    meanwhile. A -j build, whose readers are forked, reads it at env-updated.
     """
     key = _version_of(path)
-    if key is None or key in _CACHE or key in _PREFETCHED:
+    if key is None or key in _CACHE or key in _PREFETCHED or workers.sphinx_may_fork(app):
         return
     cached = _from_disk_cache(path)
     if cached is not None:
         _CACHE[key] = cached
     else:
-        _PREFETCHED[key] = InChild(lambda: _parse_into_disk_cache(path))
+        _PREFETCHED[key] = workers.submit(app, _parse_into_disk_cache, path, _disk_cache())
 
 
-#: Where parsed .bib files are kept between builds: the doctree directory.
+#: The cache folder of the build (:mod:`..build.cache`), and the files used in it.
 _DISK_CACHE: list[Path] = []
+_USED: set[Path] = set()
+
+
+def _disk_cache() -> Path | None:
+    return _DISK_CACHE[0] / "bib" if _DISK_CACHE else None
 
 
 def _read_through_disk_cache(path: Path) -> Bibliography:
     """pybtex takes about 0.3 s per 1,000 entries: an unchanged file is parsed once."""
     found = _from_disk_cache(path)
-    return found if found is not None else _parse_into_disk_cache(path)
+    return found if found is not None else _parse_into_disk_cache(path, _disk_cache())
 
 
-def _disk_cache_entry(path: Path) -> tuple[Path, str] | None:
-    """Where ``path``'s parsed entries are kept, and the digest they must carry.
-
-    The pickle is keyed by the file's bytes and by the code that reads them, and
-    lives beside the doctrees, so a clean build (``-E``, a fresh checkout) parses again.
-    """
-    if not _DISK_CACHE:
+def _disk_cache_file(path: Path, folder: Path | None) -> Path | None:
+    """Where ``path``'s parsed entries are kept: named by the file's bytes and the
+    code that reads them, so a changed file or reader never finds them."""
+    if folder is None:
         return None
     try:
-        digest = hashlib.sha256(path.read_bytes() + _reader_identity()).hexdigest()
+        data = path.read_bytes()
     except OSError:
         return None
-    name = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
-    return _DISK_CACHE[0] / f"playbook-bib-{name}.pickle", digest
+    return folder / f"{digest(data, _reader_identity())}.pickle"
 
 
 def _from_disk_cache(path: Path) -> Bibliography | None:
-    entry = _disk_cache_entry(path)
-    if entry is None:
+    stored = _disk_cache_file(path, _disk_cache())
+    if stored is None:
         return None
-    stored, digest = entry
-    try:
-        cached_digest, bibliography = pickle.loads(stored.read_bytes())
-        if cached_digest == digest and isinstance(bibliography, Bibliography):
-            return bibliography
-    except Exception:  # missing, damaged or from another version: parse again
-        pass
-    return None
+    bibliography = load_pickle(stored)
+    return bibliography if isinstance(bibliography, Bibliography) else None
 
 
-def _parse_into_disk_cache(path: Path) -> Bibliography:
+def _parse_into_disk_cache(path: Path, folder: Path | None) -> Bibliography:
+    """Parse ``path`` and keep the result in ``folder`` (run in a worker process)."""
     bibliography = read_bibliography(path)
-    entry = _disk_cache_entry(path)
-    if entry is None:
-        return bibliography
-    stored, digest = entry
-    try:
-        stored.parent.mkdir(parents=True, exist_ok=True)
-        partial = stored.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_bytes(pickle.dumps((digest, bibliography)))
-        os.replace(partial, stored)  # -j workers may write it at the same time
-    except OSError:
-        pass
+    stored = _disk_cache_file(path, folder)
+    if stored is not None:
+        save_pickle(stored, bibliography)
     return bibliography
+
+
+def _prune_disk_cache() -> None:
+    """Drop the parsed files no page used in this build (edited or removed .bib files)."""
+    folder = _disk_cache()
+    if folder is not None and folder.is_dir():
+        for stored in folder.glob("*.pickle"):
+            if stored not in _USED:
+                stored.unlink(missing_ok=True)
 
 
 @functools.cache
@@ -190,6 +189,9 @@ _REPORTED: set[str] = set()
 def _load_and_report(path: Path) -> Bibliography:
     """``load``, and the file's problems reported the first time the build reads it."""
     bibliography = load(path)
+    stored = _disk_cache_file(path, _disk_cache())
+    if stored is not None:
+        _USED.add(stored)
     if str(path) not in _REPORTED:
         _REPORTED.add(str(path))
         report_problems(bibliography, str(path))
@@ -220,8 +222,9 @@ def all_references(env: BuildEnvironment) -> dict[str, Reference]:
 def on_builder_inited(app: Sphinx) -> None:
     """Start reading the site-wide .bib files while the pages are read; they are
     needed at env-updated."""
-    _DISK_CACHE[:] = [Path(app.doctreedir)]
+    _DISK_CACHE[:] = [cache_folder(app.doctreedir)]
     _REPORTED.clear()
+    _USED.clear()
     for path in site_bibfiles(app):
         if not path.exists():
             warn(
@@ -229,7 +232,7 @@ def on_builder_inited(app: Sphinx) -> None:
                 PlaybookWarning.CITATION,
             )
             continue
-        prefetch(path)
+        prefetch(app, path)
 
 
 def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
@@ -318,6 +321,7 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     own = sorted({f for page in _store(env).values() for f in page.bibfiles} - set(map(str, site)))
     for path in [*site, *map(Path, own)]:
         _load_and_report(path)
+    _prune_disk_cache()
     for docname in sorted(_store(env)):
         if _store(env)[docname].unresolved is not None:
             _resolve(app, _store(env)[docname])

@@ -5,21 +5,21 @@ glue code, display flag, macros, TeX), so an unchanged formula is rendered once,
 ever, per doctree directory, and a changed option can never serve stale output.
 Beside its markup each entry keeps the characters it draws, by font file (what
 the font subsets and a page's font preloads are made of), so a rebuild reads
-neither markup again. The file is a pickle in the doctree directory, beside
-Sphinx's own pickled state: it loads four times faster than the same entries as
-JSON (5 MB for the 2,000 formulas of the size-8 benchmark book).
+neither markup again. The file is a pickle in the build's cache folder
+(:mod:`..build.cache`): it loads four times faster than the same entries as JSON
+(5 MB for the 2,000 formulas of the size-8 benchmark book).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import pickle
 from pathlib import Path
 
-from .renderers import Library, Rendered
+from ..build.cache import cache_folder, load_pickle, save_pickle
+from .renderers import Library, Rendered, engine_name
 
-FILE_NAME = "playbook-math-cache.pickle"
+FILE_NAME = "math.pickle"
 #: Bumped when an entry's shape changes: a file of another format is ignored.
 FORMAT = 2
 
@@ -30,12 +30,12 @@ Characters = dict[str, str]
 class FormulaKeys:
     """The cache key of each formula of one library and one set of macros.
 
-    What every formula shares (library, version, glue code, macros) is hashed once;
+    What every formula shares (library, version, glue code, engine, macros) is hashed once;
     a key then costs a copy of that hash and the formula's own bytes.
     """
 
     def __init__(self, library: Library, macros_json: str) -> None:
-        shared = [library.name, library.version, library.glue, macros_json]
+        shared = [library.name, library.version, library.glue, engine_name(), macros_json]
         self._shared = hashlib.sha256(json.dumps(shared).encode("utf-8"))
 
     def __call__(self, tex: str, display: bool) -> str:
@@ -66,17 +66,13 @@ class FormulaCache:
         self._entries[key] = (rendered.html, rendered.error, characters)
         self._dirty = True
 
-    def load(self, directory: str | Path) -> None:
+    def load(self, doctreedir: str | Path) -> None:
         """Read the cache once per doctree directory; a damaged file is simply ignored."""
-        path = Path(directory) / FILE_NAME
+        path = cache_folder(doctreedir) / FILE_NAME
         if self._loaded_from == path:
             return
         self._entries, self._loaded_from, self._dirty = {}, path, False
-        try:
-            with path.open("rb") as file:
-                stored = pickle.load(file)
-        except Exception:  # missing, truncated, or written by another version
-            return
+        stored = load_pickle(path)
         if isinstance(stored, dict) and stored.get("format") == FORMAT:
             entries = stored.get("entries")
             self._entries = entries if isinstance(entries, dict) else {}
@@ -86,16 +82,11 @@ class FormulaCache:
         if self._loaded_from is None:
             return
         unused = self._entries.keys() - keep
-        if not self._dirty and not unused:
+        if not self._dirty and not unused and self._loaded_from.is_file():
             return
         for key in unused:
             del self._entries[key]
-        self._loaded_from.parent.mkdir(parents=True, exist_ok=True)
-        stored = {"format": FORMAT, "entries": self._entries}
-        partial = self._loaded_from.with_suffix(".partial")
-        with partial.open("wb") as file:
-            pickle.dump(stored, file, protocol=pickle.HIGHEST_PROTOCOL)
-        partial.replace(self._loaded_from)  # a build killed mid-write leaves the old file
+        save_pickle(self._loaded_from, {"format": FORMAT, "entries": self._entries})
         self._dirty = False
 
 

@@ -66,22 +66,12 @@ ENGINES: dict[str, Callable[[], JSContext]] = {
 #: The module each engine is imported from: found without importing it.
 ENGINE_MODULES = {"quickjs": "quickjs", "mini_racer": "py_mini_racer"}
 
-#: Engines a forked child can run. V8 keeps threads of its own: a child forked
-#: from a process that has started it finds them gone and hangs at its first call.
-FORK_SAFE_ENGINES = frozenset({"quickjs"})
-
-
 def chosen_engine(name: str | None = None) -> str | None:
     """The engine ``new_context(name)`` would start, without starting it."""
     name = name or os.environ.get(ENGINE_VARIABLE) or None
     if name:
         return name
     return next((engine for engine, module in ENGINE_MODULES.items() if find_spec(module)), None)
-
-
-def forks_safely(name: str | None = None) -> bool:
-    """Whether formulas may be rendered in a forked child with that engine."""
-    return chosen_engine(name) in FORK_SAFE_ENGINES
 
 
 class NoEngineError(RuntimeError):

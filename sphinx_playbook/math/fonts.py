@@ -13,19 +13,19 @@ KaTeX's output and its TeX annotation are not drawn.
 
 from __future__ import annotations
 
-import hashlib
+import functools
 import html
-import json
 import logging
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from io import BytesIO
 from pathlib import Path
 
-from ..forking import InChild
+from .renderers import KATEX
 
-STAMP = "playbook-katex-fonts.json"
+#: KaTeX's stylesheet lists woff and ttf fallbacks we do not ship: every browser
+#: that runs a page of ours reads woff2.
+LEGACY_FONT_SOURCES = re.compile(r',url\([^)]*\.(?:woff|ttf)\) format\("(?:woff|truetype)"\)')
 
 _COMMENTS = re.compile(r"/\*.*?\*/", re.S)
 _RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
@@ -322,46 +322,21 @@ def without_unused_faces(css: str, used: set[str]) -> str:
     return _FONT_FACE.sub(keep, css)
 
 
-def subset_fonts(
-    source: Path, target: Path, characters: dict[str, set[str]], stamp_file: Path
-) -> None:
-    """Write each font of ``source`` that draws something, keeping only its own characters.
-
-    A font that draws nothing is not written (and one left by an earlier build is
-    removed). ``stamp_file`` (kept out of the site, beside the doctrees) records
-    each font's character set; an unchanged font costs nothing.
-    """
-    from fontTools import version
-
-    try:
-        stamps = json.loads(stamp_file.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        stamps = {}
-    target.mkdir(parents=True, exist_ok=True)
-    for font_path in sorted(source.glob("*.ttf")):  # each written as the .woff2 CSS names
-        output = target / f"{font_path.stem}.woff2"
-        kept = characters.get(output.name, set())
-        if not kept:
-            output.unlink(missing_ok=True)
-            stamps.pop(output.name, None)
-            continue
-        # The shaper draws an invisible character the font lacks (KaTeX's U+200B)
-        # with the font's space glyph: keep it, or Chromium draws none at all.
-        text = "".join(sorted(kept | {" "}))
-        stamp = hashlib.sha256(f"{version}\n{text}".encode()).hexdigest()
-        if stamps.get(font_path.name) == stamp and output.is_file():
-            continue
-        output.write_bytes(_subset_one(font_path, set(text)))
-        stamps[output.name] = stamp
-    stamp_file.write_text(json.dumps(stamps, sort_keys=True, indent=0), encoding="utf-8")
+def subset_font(font_path: Path, characters: str) -> bytes:
+    """``font_path`` as woff2, cut to ``characters`` (and the space, which the
+    shaper draws for an invisible character the font lacks, KaTeX's U+200B:
+    without it Chromium draws none at all). Run in a worker process."""
+    return _subset_one(font_path, set(characters) | {" "})
 
 
-def start_subsetting(
-    source: Path, target: Path, characters: dict[str, set[str]], stamp_file: Path
-) -> Callable[[], None]:
-    """``subset_fonts`` in a forked child while Sphinx writes the pages; call the
-    returned function to wait for it. fontTools is pure Python, and the fonts are
-    needed only once the site is complete: on two cores this takes them off the
-    build's critical path (the child imports fontTools itself, 0.1 s).
-    """
-    return InChild(lambda: subset_fonts(source, target, characters, stamp_file)).result
+@functools.cache
+def katex_faces() -> FontFaces:
+    css = (KATEX.folder / KATEX.stylesheet).read_text(encoding="utf-8")
+    return FontFaces.from_css(LEGACY_FONT_SOURCES.sub("", css))
+
+
+def katex_characters(markup: str) -> dict[str, str]:
+    """What KaTeX's ``markup`` draws, by font file: each font's characters, sorted."""
+    found: dict[str, set[str]] = {}
+    characters_by_font(markup, katex_faces(), found)
+    return {font: "".join(sorted(drawn)) for font, drawn in found.items()}

@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from ..forking import InChild, can_fork
-from .engines import JSContext, forks_safely, new_context
+from .engines import JSContext, chosen_engine, new_context
 
 VENDOR = Path(__file__).parent / "vendor"
 
@@ -134,25 +133,23 @@ def render_many(
     return [Rendered(result.get("html"), result.get("error")) for result in results]
 
 
-#: Below this many formulas a second process costs more than it saves.
-_SPLIT_FROM = 64
+def render_batch(
+    library_name: str, formulas: list[tuple[str, bool]], macros_json: str = "{}"
+) -> list[tuple[Rendered, dict[str, str]]]:
+    """``render_many`` plus what each formula draws, by KaTeX font file: the work a
+    worker process does (:mod:`..build.workers`), with picklable arguments."""
+    from .fonts import katex_characters  # the worker needs it; the caller may not
+
+    library = LIBRARIES[library_name]
+    results = []
+    for rendered in render_many(library, formulas, macros_json):
+        characters = (
+            katex_characters(rendered.html) if library is KATEX and rendered.html else {}
+        )
+        results.append((rendered, characters))
+    return results
 
 
-def render_site(
-    library: Library, formulas: list[tuple[str, bool]], macros_json: str = "{}"
-) -> list[Rendered]:
-    """``render_many``, the second half in a forked child on a machine with two cores.
-
-    The engines run one formula at a time; a site's formulas are independent of
-    each other (each gets its own macros), so two processes give the same markup
-    in about half the time.
-    """
-    if len(formulas) < _SPLIT_FROM or not can_fork() or not forks_safely():
-        return render_many(library, formulas, macros_json)
-    half = len(formulas) // 2
-    theirs = InChild(lambda: render_many(library, formulas[half:], macros_json))
-    try:
-        mine = render_many(library, formulas[:half], macros_json)
-    finally:  # even when this half fails, the child is waited for
-        rest = theirs.result()
-    return mine + rest
+def engine_name() -> str:
+    """The engine formulas are rendered with (part of the cache key)."""
+    return chosen_engine() or "none"

@@ -1,0 +1,19 @@
+"""The build machinery: what our pages depend on, caches, worker processes.
+
+Everything here goes through Sphinx's public events and APIs; each module's
+docstring names the ones it uses.
+"""
+
+from __future__ import annotations
+
+from sphinx.application import Sphinx
+
+from .cache import setup_cache
+from .templates import setup_templates
+from .workers import setup_workers
+
+
+def setup_build(app: Sphinx) -> None:
+    setup_workers(app)
+    setup_cache(app)
+    setup_templates(app)

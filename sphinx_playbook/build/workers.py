@@ -1,0 +1,147 @@
+"""Worker processes for our CPU-heavy work, beside Sphinx's single-threaded build.
+
+KaTeX runs in a JavaScript engine, pybtex parses .bib files and fontTools cuts
+fonts: each takes a second or more on a large book and needs nothing from the
+build once it has its input. A :class:`concurrent.futures.ProcessPoolExecutor`
+with the ``spawn`` start method runs them: a fresh interpreter, safe in a
+process that has threads and on every platform (no ``fork()`` of this process).
+The workers run at a lower priority, so that Sphinx's own reading keeps its core.
+
+Sphinx itself forks this process for ``-j N`` (``sphinx.util.parallel``), and a
+fork while a pool's threads are alive is unsafe (Python 3.12 warns about it). So
+a pool lives only while Sphinx cannot fork: the whole build when it is serial;
+for ``-j N``, only between reading and writing (:func:`close` ends it before the
+writers are forked). Where no pool may run, work is done here, when it is asked
+for; the outcome, and any error, is the same.
+
+The pool outlives a build in a process that builds again (a test suite, a
+server), so a worker starts (about half a second) once, not per build.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import multiprocessing
+import os
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any, ParamSpec, TypeVar
+
+from sphinx.application import Sphinx
+
+T = TypeVar("T")
+P = ParamSpec("P")
+
+#: The workers' priority below the build's: they take the core reading leaves.
+_NICENESS = 10
+#: The one pool of this process, while it is open.
+_POOL: list[ProcessPoolExecutor] = []
+#: Set between a build's env-updated and the end of its write-started: the
+#: window in which a -j build does not fork.
+_BETWEEN_READING_AND_WRITING: list[bool] = [False]
+
+
+def usable_cores() -> int:
+    """The cores this process may run on: a CI job pinned to one core has one."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
+def _lower_priority() -> None:
+    """Worker initializer: yield the cores to the build's own process."""
+    if hasattr(os, "nice"):
+        with contextlib.suppress(OSError):
+            os.nice(_NICENESS)
+
+
+def sphinx_may_fork(app: Sphinx) -> bool:
+    """Whether Sphinx may fork this process now: a -j build (``app.parallel``,
+    public) forks its readers and its writers, not in between."""
+    return app.parallel > 1 and not _BETWEEN_READING_AND_WRITING[0]
+
+
+def _pool(app: Sphinx) -> ProcessPoolExecutor | None:
+    """The open pool, started now if need be; None where none may run."""
+    if sphinx_may_fork(app):
+        close()
+        return None
+    if not _POOL:
+        try:
+            pool = ProcessPoolExecutor(
+                max_workers=min(2, usable_cores()),
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_lower_priority,
+            )
+        except (OSError, ImportError, NotImplementedError):  # no semaphores, say
+            return None
+        _POOL.append(pool)
+    return _POOL[0]
+
+
+def submit(
+    app: Sphinx, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs
+) -> Future[T]:
+    """``function(*args)`` in a worker, or here and now where no worker may run.
+
+    ``function`` and its arguments must pickle (a module-level function).
+    """
+    pool = _pool(app)
+    if pool is not None:
+        try:
+            return pool.submit(function, *args, **kwargs)
+        except RuntimeError:  # the pool broke (a worker was killed): work here
+            close()
+    done: Future[T] = Future()
+    try:
+        done.set_result(function(*args, **kwargs))
+    except Exception as error:  # raised where the result is asked for, as from a worker
+        done.set_exception(error)
+    return done
+
+
+def result(future: Future[T], function: Callable[..., T], *args: Any) -> T:
+    """``future``'s result; if its worker died, the work is done again here."""
+    try:
+        return future.result()
+    except Exception as error:
+        if type(error).__name__ != "BrokenProcessPool":
+            raise
+        close()
+        return function(*args)
+
+
+def close() -> None:
+    """End the pool and join its threads (before Sphinx forks, and at exit)."""
+    while _POOL:
+        _POOL.pop().shutdown(wait=True, cancel_futures=True)
+
+
+def _before_reading(app: Sphinx, *args: Any) -> None:
+    """A -j build forks its readers next: a pool left by an earlier build ends."""
+    _BETWEEN_READING_AND_WRITING[0] = False
+    if sphinx_may_fork(app):
+        close()
+
+
+def _read(app: Sphinx, *args: Any) -> None:
+    _BETWEEN_READING_AND_WRITING[0] = True
+
+
+def _before_writing(app: Sphinx, *args: Any) -> None:
+    """Last of the write-started handlers: a -j build forks its writers next."""
+    _BETWEEN_READING_AND_WRITING[0] = False
+    if sphinx_may_fork(app):
+        close()
+
+
+def setup_workers(app: Sphinx) -> None:
+    """Follow the build's phases through Sphinx's public events."""
+    app.connect("env-before-read-docs", _before_reading, priority=1)
+    app.connect("env-updated", _read, priority=1)
+    app.connect("write-started", _before_writing, priority=999)
+    app.connect("build-finished", _before_reading, priority=999)
+
+
+atexit.register(close)

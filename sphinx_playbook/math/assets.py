@@ -1,0 +1,130 @@
+"""The stylesheet, the licence and the fonts, written before any page is.
+
+Pages link ``_static/katex/katex.css?v=<checksum>``: Sphinx computes the checksum
+from the file when it writes a page, so the file is final before the first
+page (write-started). Each KaTeX font is cut to the characters the site draws
+with it (:mod:`.fonts`), in the workers, and kept in the cache folder by
+everything it is made of; the stylesheet names each font with its version, so
+a browser never keeps a font that lacks a glyph the site now draws. A face no
+formula draws with is not written at all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+from pathlib import Path
+
+from sphinx.application import Sphinx
+from sphinx.builders import Builder
+
+from ..build import workers
+from ..build.cache import cache_folder, digest, write_atomically
+from .cache import CACHE
+from .collect import Formula
+from .fonts import LEGACY_FONT_SOURCES, subset_font, without_unused_faces
+from .renderers import KATEX, TEMML, Library
+from .site import SiteMath, site_formulas, site_math, uses_renderer
+
+_ALIGN_CSS = """
+.pb-math-left .katex-display>.katex{text-align:left;padding-left:1em}
+.pb-math-left math[display=block]{margin-left:1em;margin-right:0;text-align:left}
+"""
+_FONT_URL = re.compile(r"url\((['\"]?)((?:[^)'\"]*/)?([^/)'\"]+\.woff2))\1\)")
+#: What a cut font depends on besides its characters: the code that cuts it.
+_SUBSET_CODE = Path(__file__).with_name("fonts.py")
+
+
+def stylesheet(library: Library) -> str:
+    return f"{library.name}/{library.name}.css"
+
+
+def write_assets(app: Sphinx, builder: Builder) -> None:
+    """write-started: every formula rendered, the cache saved, the files written."""
+    if not uses_renderer(builder):
+        return
+    site = site_math(app)
+    formulas = site_formulas(app.env)
+    site.send(sorted(formulas))
+    site.collect()
+    CACHE.save(keep={site.key(formula) for formula in formulas})
+    target = Path(builder.outdir, "_static", site.library.name)
+    if not formulas:  # a site without math gets no math files, as a fresh build
+        shutil.rmtree(target, ignore_errors=True)
+        return
+    epub = builder.name.startswith("epub")
+    if epub:
+        # An EPUB may only hold files of its core media types: woff2 is one Sphinx's
+        # table lacks, and there is no .txt (the licence goes into the stylesheet).
+        builder.media_types = {**builder.media_types, ".woff2": "font/woff2"}  # type: ignore[attr-defined]
+    library = site.library
+    target.mkdir(parents=True, exist_ok=True)
+    css = LEGACY_FONT_SOURCES.sub("", (library.folder / library.stylesheet).read_text("utf-8"))
+    css += _ALIGN_CSS
+    licence = (library.folder / "LICENSE").read_text(encoding="utf-8")
+    if epub:
+        css = "/*! " + licence.replace("*/", "* /") + " */\n" + css
+    else:
+        _write_if_changed(target / "LICENSE.txt", licence.encode())
+    if library is TEMML:
+        _write_if_changed(target / "Temml.woff2", (library.folder / "Temml.woff2").read_bytes())
+    else:
+        css = _write_fonts(app, site, formulas, target / "fonts", css)
+    _write_if_changed(target / f"{library.name}.css", css.encode())
+
+
+def _write_fonts(
+    app: Sphinx, site: SiteMath, formulas: set[Formula], target: Path, css: str
+) -> str:
+    """Cut each font to its characters (from the cache, or in the workers); returns
+    the stylesheet naming each font written with its version."""
+    characters: dict[str, set[str]] = {}
+    for formula in sorted(formulas):
+        for font, drawn in site.characters(formula).items():
+            characters.setdefault(font, set()).update(drawn)
+    import fontTools
+
+    cached = cache_folder(app.doctreedir) / "fonts"
+    code = _SUBSET_CODE.read_bytes()
+    wanted: dict[str, tuple[Path, Path, str]] = {}
+    for source in sorted((KATEX.folder / "fonts").glob("*.ttf")):
+        name = f"{source.stem}.woff2"
+        text = "".join(sorted(characters.get(name, ())))
+        if not text:
+            (target / name).unlink(missing_ok=True)
+            continue
+        key = digest(KATEX.version, source.name, fontTools.version, code, text)
+        wanted[name] = (source, cached / f"{key}.woff2", text)
+    pending = {
+        name: workers.submit(app, subset_font, source, text)
+        for name, (source, kept, text) in wanted.items()
+        if not kept.is_file()
+    }
+    for name, future in pending.items():
+        source, kept, text = wanted[name]
+        write_atomically(kept, workers.result(future, subset_font, source, text))
+    for stale in cached.glob("*.woff2"):  # cut for characters no formula draws any more
+        if stale not in {kept for _source, kept, _text in wanted.values()}:
+            stale.unlink(missing_ok=True)
+    site.font_versions = {}
+    for name, (_source, kept, _text) in wanted.items():
+        data = kept.read_bytes()
+        _write_if_changed(target / name, data)
+        site.font_versions[name] = hashlib.sha256(data).hexdigest()[:8]
+
+    def versioned(match: re.Match[str]) -> str:
+        quote, url, name = match.groups()
+        return f"url({quote}{url}?v={site.font_versions[name]}{quote})"
+
+    css = without_unused_faces(css, set(wanted))
+    return _FONT_URL.sub(lambda m: versioned(m) if m.group(3) in wanted else m.group(0), css)
+
+
+def _write_if_changed(path: Path, data: bytes) -> None:
+    try:
+        if path.read_bytes() == data:
+            return
+    except OSError:
+        pass
+    write_atomically(path, data)

@@ -1,0 +1,143 @@
+"""The site's formulas rendered in worker processes, all of them ready before a page is written.
+
+While Sphinx reads a serial build, each page's formulas missing from the cache
+go to a worker (:mod:`..build.workers`) as soon as the page is read; a ``-j``
+build sends the rest once reading is over. ``write-started`` then waits for
+every batch, saves the cache and writes the stylesheet and the fonts, so that
+every page links files that are final (their ``?v=`` checksum included) and a
+``-j`` writer, forked after it, inherits every formula's markup.
+"""
+
+from __future__ import annotations
+
+import json
+import weakref
+from collections.abc import Iterable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+
+from sphinx.application import Sphinx
+from sphinx.builders import Builder
+from sphinx.environment import BuildEnvironment
+
+from ..build import workers
+from ..config import read_config
+from .cache import CACHE, FormulaKeys
+from .collect import FORMULAS, Formula
+from .engines import NoEngineError
+from .renderers import KATEX, TEMML, Library, Rendered, render_batch
+
+RENDERER = "playbook"
+#: Formulas per batch sent to a worker: small enough that two workers share a
+#: site's formulas evenly, large enough that a call into the engine is worth it.
+_BATCH = 64
+
+Result = tuple[Rendered, dict[str, str]]
+
+
+@dataclass
+class SiteMath:
+    """What one builder's formulas share: settings read once, and the batches out."""
+
+    app: Sphinx
+    library: Library
+    macros_json: str
+    display_align: str
+    _keys: dict[Formula, str] = field(default_factory=dict)
+    _sent: set[Formula] = field(default_factory=set)
+    _batches: list[tuple[list[Formula], Future[list[Result]]]] = field(default_factory=list)
+    #: Each font file's version, for the URLs that name it (written at write-started).
+    font_versions: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._key_of = FormulaKeys(self.library, self.macros_json)
+        CACHE.load(self.app.doctreedir)
+
+    def key(self, formula: Formula) -> str:
+        if formula not in self._keys:
+            self._keys[formula] = self._key_of(*formula)
+        return self._keys[formula]
+
+    def send(self, formulas: Iterable[Formula]) -> None:
+        """Have the formulas the cache lacks rendered, in batches, by the workers."""
+        missing = [
+            formula
+            for formula in dict.fromkeys(formulas)
+            if formula not in self._sent and CACHE.get(self.key(formula)) is None
+        ]
+        self._sent.update(missing)
+        for start in range(0, len(missing), _BATCH):
+            batch = missing[start : start + _BATCH]
+            library, macros = self.library.name, self.macros_json
+            future = workers.submit(self.app, render_batch, library, batch, macros)
+            self._batches.append((batch, future))
+
+    def collect(self) -> None:
+        """Wait for every batch sent and put its markup into the cache."""
+        batches, self._batches = self._batches, []
+        for batch, future in batches:
+            try:
+                results = workers.result(
+                    future, render_batch, self.library.name, batch, self.macros_json
+                )
+            except NoEngineError as error:
+                results = [(Rendered(None, str(error)), {})] * len(batch)
+            for formula, (rendered, characters) in zip(batch, results, strict=True):
+                CACHE.put(self.key(formula), rendered, characters)
+
+    def rendered(self, formula: Formula) -> Rendered:
+        """A formula's markup: from the cache, else rendered now (one no page had
+        when it was read, or in a process that has no worker)."""
+        result = CACHE.get(self.key(formula))
+        if result is None:
+            self.send([formula])
+            self.collect()
+            result = CACHE.get(self.key(formula))
+        return result if result is not None else Rendered(None, "the formula was not rendered")
+
+    def characters(self, formula: Formula) -> dict[str, str]:
+        """What a formula draws, by KaTeX font file."""
+        self.rendered(formula)
+        return CACHE.characters(self.key(formula)) or {}
+
+
+_SITES: weakref.WeakKeyDictionary[Builder, SiteMath] = weakref.WeakKeyDictionary()
+
+
+def uses_renderer(builder: Builder) -> bool:
+    return getattr(builder, "math_renderer_name", None) == RENDERER
+
+
+def site_math(app: Sphinx) -> SiteMath:
+    builder = app.builder
+    if builder not in _SITES:
+        settings = read_config(app.config)
+        epub = builder.name.startswith("epub")
+        library = TEMML if epub or settings.math == "mathml" else KATEX
+        macros = json.dumps(settings.math_macros, sort_keys=True)
+        _SITES[builder] = SiteMath(app, library, macros, settings.math_display_align)
+    return _SITES[builder]
+
+
+def site_of(builder: Builder) -> SiteMath:
+    """The builder's formulas, set up by :func:`site_math` before any page is written
+    (the translator knows its builder, not the application)."""
+    return _SITES[builder]
+
+
+def site_formulas(env: BuildEnvironment) -> set[Formula]:
+    return {formula for page in FORMULAS.of(env).values() for formula in page}
+
+
+def send_page(app: Sphinx, docname: str) -> None:
+    """A page is read: in a serial build its formulas go to a worker at once (a -j
+    reader is a forked process; the main process sends its pages at env-updated)."""
+    if uses_renderer(app.builder) and not workers.sphinx_may_fork(app):
+        site_math(app).send(FORMULAS.of(app.env).get(docname, ()))
+
+
+def send_site(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Reading is over: what no page sent yet goes to the workers now."""
+    if uses_renderer(app.builder):
+        site_math(app).send(sorted(site_formulas(env)))
+    return []
