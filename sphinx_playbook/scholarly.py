@@ -15,6 +15,7 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 from .metadata import ArticleMetadata, Author, page_metadata
+from .urls import builder_of, page_url
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _STOP_WORDS = frozenset({"a", "an", "the", "on", "of", "in", "for", "and", "to"})
@@ -106,16 +107,10 @@ def _bib(text: str) -> str:
     return re.sub(r"([&%$#_{}])", r"\\\1", text)
 
 
-def page_url(env: BuildEnvironment, docname: str) -> str:
-    """The page's absolute URL when ``html_baseurl`` is set, else ''."""
-    base = env.config.html_baseurl
-    if not base:
-        return ""
-    if getattr(env, "playbook_builder_name", "html") == "dirhtml":
-        target = "" if docname == "index" else docname.removesuffix("/index") + "/"
-    else:
-        target = f"{docname}.html"
-    return base.rstrip("/") + "/" + target
+def article_url(env: BuildEnvironment, docname: str) -> str:
+    """The page's absolute URL, as its canonical link gives it; '' without ``html_baseurl``."""
+    builder = builder_of(env)
+    return page_url(builder, docname) if builder is not None else ""
 
 
 def article_metadata(env: BuildEnvironment, docname: str) -> ArticleMetadata:
@@ -140,7 +135,7 @@ def article_citation(env: BuildEnvironment, docname: str) -> ArticleCitation | N
         title=page_title(env, docname, meta),
         authors=tuple(meta.authors or ()),
         year=str(meta.published.year),
-        url=page_url(env, docname),
+        url=article_url(env, docname),
         doi=meta.doi,
     )
 
@@ -150,7 +145,7 @@ def head_tags(app: Sphinx, docname: str, reference_tags: list[str]) -> str:
     env = app.env
     meta = article_metadata(env, docname)
     title = page_title(env, docname, meta)
-    url = page_url(env, docname)
+    url = page_url(app.builder, docname)
     tags: list[tuple[str, str, str]] = []  # (attribute, name, content)
     if title and (meta.authors or meta.published):
         tags.append(("name", "citation_title", title))

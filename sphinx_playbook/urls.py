@@ -1,14 +1,26 @@
-"""What an author may put in an ``href``: http(s), mailto, or a relative path.
+"""URLs: what an author may put in an ``href``, and where the builder writes a page.
 
-Anything else (``javascript:``, ``data:``, ``vbscript:``...) is refused, so an
-author's or a contributor's front matter cannot run script in a reader's
-browser.
+An author's link may be http(s), mailto, or a relative path. Anything else
+(``javascript:``, ``data:``, ``vbscript:``...) is refused, so an author's or a
+contributor's front matter cannot run script in a reader's browser.
+
+A page's own URL (canonical, Google Scholar's, a link between pages) comes from
+the builder, which alone knows ``html_file_suffix``, ``html_link_suffix`` and
+dirhtml's folders: :func:`page_url`.
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
+import weakref
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.builders import Builder
+    from sphinx.environment import BuildEnvironment
 
 SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
 # Browsers drop ASCII tab and newline anywhere in a URL and trim C0 controls and
@@ -28,3 +40,49 @@ def is_safe_url(url: str) -> bool:
         # "//host/path" is protocol-relative: another origin, but a safe scheme.
         return True
     return scheme.lower() in SAFE_SCHEMES
+
+
+#: The builder writing each environment's pages, for code that has only the
+#: environment (a post-transform): filled at ``builder-inited`` by
+#: :func:`remember_builder`, forgotten with the environment.
+_BUILDERS: weakref.WeakKeyDictionary[BuildEnvironment, Builder] = weakref.WeakKeyDictionary()
+
+
+def remember_builder(app: Sphinx) -> None:
+    """``builder-inited``: note which builder writes ``app.env``'s pages.
+
+    Sphinx gives a post-transform the environment, not the builder (only
+    through private or deprecated attributes).
+    """
+    _BUILDERS[app.env] = app.builder
+
+
+def builder_of(env: BuildEnvironment) -> Builder | None:
+    """The builder of the current build of ``env`` (None outside a build)."""
+    return _BUILDERS.get(env)
+
+
+def page_url(
+    builder: Builder, docname: str, *, relative_to: str | None = None, anchor: str = ""
+) -> str:
+    """The URL of ``docname``'s page, and of ``#anchor`` on it, as ``builder`` writes it.
+
+    With ``relative_to``, the link from that page (``builder.get_relative_uri``;
+    empty, or only ``#anchor``, on the page itself). Without, the absolute URL
+    under ``html_baseurl`` (``''`` when it is unset), the one Sphinx writes as the
+    page's canonical link (``html_baseurl`` joined with ``builder.get_target_uri``).
+    A builder that joins every page into one file (singlehtml) gives
+    ``#document-name``: the anchor is then in that one file.
+    """
+    if relative_to is None:
+        base = builder.config.html_baseurl
+        if not base:
+            return ""
+        uri = posixpath.join(base, builder.get_target_uri(docname))
+    elif relative_to == docname:
+        uri = ""
+    else:
+        uri = builder.get_relative_uri(relative_to, docname)
+    if anchor:
+        uri = uri.partition("#")[0] + "#" + anchor
+    return uri

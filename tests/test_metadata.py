@@ -220,7 +220,7 @@ def test_rest_simple_forms():
 def test_dates_are_formatted_once_and_a_changed_date_shows(make_app, tmp_path, monkeypatch):
     """Each date of the site is formatted once, before the environment is pickled: a
     rebuild that changes no date formats none, one that changes a date shows it."""
-    from sphinx_playbook import theme
+    from sphinx_playbook.theme import page_context as theme
 
     formatted: list[dt.date] = []
     format_date = theme._formatted_date

@@ -206,18 +206,17 @@ def _css_rules(css: str) -> dict[str, str]:
     },
 )
 def test_pygments_css_follows_the_options_and_an_unknown_style_falls_back(app):
-    """One pygments.css for both modes; a style Pygments lacks is named in a warning
-    and the default is used. pydata-sphinx-theme's handler, which writes the file
-    first (and loads every Pygments style to check the names), is not run."""
+    """One highlighting stylesheet for both modes; a style Pygments lacks is named in a
+    warning and the default is used. Sphinx's one-mode pygments.css is not linked."""
     app.build()
-    rules = _css_rules(Path(app.outdir, "_static", "pygments.css").read_text(encoding="utf-8"))
+    page = read_html(app)
+    linked = [link["href"].split("?")[0] for link in page.find_all("link", rel="stylesheet")]
+    (highlighting,) = [href for href in linked if "pygments" in href]
+    assert highlighting == "_static/styles/sphinx-playbook-pygments.css"
+    rules = _css_rules(Path(app.outdir, highlighting).read_text(encoding="utf-8"))
     friendly = get_style_by_name("friendly").background_color
     default_dark = get_style_by_name("a11y-high-contrast-dark").background_color
     assert f"background: {friendly}" in rules[".highlight"]
     assert f"background: {default_dark}" in rules['html[data-theme="dark"] .highlight']
     (warning,) = playbook_warnings(app)
     assert "[playbook.config]" in warning and "'no-such-style'" in warning
-    handlers = [listener.handler for listener in app.events.listeners["build-finished"]]
-    assert not [h for h in handlers if h.__module__ == "pydata_sphinx_theme.pygments"], (
-        "pydata-sphinx-theme's pygments.css, which ours replaces, was written as well"
-    )

@@ -11,11 +11,12 @@ from html import escape
 from typing import Any
 
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.locale import _
 from sphinx.transforms.post_transforms import SphinxPostTransform
-from sphinx.util.osutil import relative_uri
 
 from ..config import read_config
+from ..urls import builder_of, page_url
 from .bibliography import Reference
 from .collect import all_references
 from .roles import cite_ref
@@ -26,18 +27,6 @@ LIST_AUTHORS = 10
 
 class cite_group(nodes.Inline, nodes.Element):
     """One citation in HTML: numbered links, and the card with the entries."""
-
-
-def target_uri(env: Any, docname: str) -> str:
-    """A page's URI as the current HTML builder writes it (for links between pages)."""
-    builder = getattr(env, "playbook_builder_name", "html")
-    if builder == "singlehtml":
-        return ""
-    if builder == "dirhtml":
-        if docname == "index":
-            return ""
-        return docname.removesuffix("/index") + "/"
-    return docname + (env.config.html_file_suffix or ".html")
 
 
 def ref_id(key: str) -> str:
@@ -66,12 +55,11 @@ def _card_entry(reference: Reference) -> str:
 def visit_cite_group(self: Any, node: cite_group) -> None:
     numbers = node["numbers"]  # [(key, number or None)]
     links = []
-    for key, number in numbers:
+    for (_key, number), href in zip(numbers, node["hrefs"], strict=True):
         if number is None:
             links.append('<span class="pb-cite__unknown">?</span>')
         else:
-            href = f"{escape(node.get('target', ''))}#{ref_id(key)}"
-            links.append(f'<a class="pb-cite__link" href="{href}">{number}</a>')
+            links.append(f'<a class="pb-cite__link" href="{escape(href)}">{number}</a>')
     label = f"[{', '.join(links)}]"
     if node.get("prefix"):
         label = f"{escape(node['prefix'])} {label}"
@@ -128,14 +116,17 @@ class NumberCitations(SphinxPostTransform):
         references = all_references(self.env)
         keys = list(dict.fromkeys(k for n in citations for k in n["keys"] if k in references))
         html = getattr(self.env, "playbook_builder_format", "") == "html"
+        # The whole book in this one tree: its list closes the tree, wherever the
+        # book's list page is, and each citation is linked within the tree.
+        joined = next(self.document.findall(addnodes.start_of_file), None) is not None
         if not self._book_mode() or book is None:
             book = None
             numbers = {key: index for index, key in enumerate(keys, start=1)}
-            target = ""
+            list_page = docname
         else:
             numbers = book.numbers
             references = book.references
-            target = "" if docname == book.list_page else self._uri_to(book.list_page)
+            list_page = docname if joined else book.list_page
         backlinks: dict[str, list[str]] = {key: [] for key in keys}
         for index, node in enumerate(citations, start=1):
             pairs = [(key, numbers.get(key)) for key in node["keys"]]
@@ -150,7 +141,10 @@ class NumberCitations(SphinxPostTransform):
                     numbers=pairs,
                     prefix=prefix,
                     references=[references[k] for k, n in pairs if n is not None],
-                    target=target,
+                    hrefs=[
+                        self._uri_to(list_page, ref_id(k)) if n is not None else ""
+                        for k, n in pairs
+                    ],
                 )
                 for key, number in pairs:
                     if number is not None:
@@ -159,27 +153,30 @@ class NumberCitations(SphinxPostTransform):
             else:
                 label = "[" + ", ".join(str(n) if n else "?" for _k, n in pairs) + "]"
                 node.replace_self(nodes.Text(f"{prefix} {label}" if prefix else label))
-        if book is not None:
+        if book is not None and not joined:
             if docname == book.list_page and book.keys:
                 links = {
-                    key: [self._uri_to(doc) + "#" + anchor for doc, anchor in places]
+                    key: [self._uri_to(doc, anchor) for doc, anchor in places]
                     for key, places in book.backlinks.items()
+                    if html  # other builders have no backlinks (LaTeX has no URI for a page)
                 }
                 self._append_references(book.keys, book.references, links, html)
         elif keys:
             links = {
                 key: ["#" + anchor for anchor in anchors] for key, anchors in backlinks.items()
             }
-            self._append_references(keys, references, links, html)
+            in_order = sorted(keys, key=lambda key: numbers[key])
+            self._append_references(in_order, references, links, html)
 
     def _book_mode(self) -> bool:
         return read_config(self.config).citation_numbering == "book"
 
-    def _uri_to(self, docname: str) -> str:
-        """The link from the page being written to ``docname`` (empty for itself)."""
-        if docname == self.env.docname:
-            return ""
-        return relative_uri(target_uri(self.env, self.env.docname), target_uri(self.env, docname))
+    def _uri_to(self, docname: str, anchor: str) -> str:
+        """The link from the page being written to ``#anchor`` on ``docname``'s page."""
+        builder = builder_of(self.env)
+        if builder is None or docname == self.env.docname:
+            return "#" + anchor
+        return page_url(builder, docname, relative_to=self.env.docname, anchor=anchor)
 
     def _append_references(
         self,
