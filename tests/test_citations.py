@@ -359,3 +359,31 @@ def test_book_list_on_a_page_that_cites_nothing_follows_the_book(make_app, tmp_p
         "pb-ref-radford2019language",
         "pb-ref-joulin2016bag",
     ]
+
+
+def test_a_key_in_one_page_s_bibliography_is_not_another_page_s(make_app, tmp_path):
+    """Page numbering: ``b`` cites a key that only ``a``'s own .bib holds; it stays
+    unknown on ``b`` (a warning at its line, no card) however the pages are read."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "conf.py").write_text(
+        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\n', encoding="utf-8"
+    )
+    (src / "index.md").write_text("# Book\n\n```{toctree}\na\nb\n```\n", encoding="utf-8")
+    (src / "a.bib").write_text(
+        "@misc{only_a, title={Only in A}, author={Doe, Jane}, year={2020}}\n", encoding="utf-8"
+    )
+    (src / "a.md").write_text(
+        "---\nbibliography: a.bib\n---\n# A\n\nCited {cite}`only_a`.\n", encoding="utf-8"
+    )
+    (src / "b.md").write_text("# B\n\nAlso {cite}`only_a`.\n", encoding="utf-8")
+    app = make_app("html", srcdir=src)
+    app.build()
+    assert "Only in A" in read_html(app, "a").select_one(".pb-cite").get_text()
+    page_b = read_html(app, "b")
+    assert "Only in A" not in page_b.get_text()
+    assert not page_b.select("#pb-references")
+    assert playbook_warnings(app) == [
+        f"{src / 'b.md'}:3: WARNING: unknown citation key 'only_a'; add it to a .bib file "
+        "or fix the key [playbook.citation]"
+    ]

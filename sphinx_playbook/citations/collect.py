@@ -210,15 +210,6 @@ def cited_page(env: BuildEnvironment, docname: str) -> CitedPage | None:
     return _store(env).get(docname)
 
 
-def all_references(env: BuildEnvironment) -> dict[str, Reference]:
-    """Every entry some page cites, by key (pages in name order, so the result is stable)."""
-    merged: dict[str, Reference] = {}
-    for docname in sorted(_store(env)):
-        for key, reference in _store(env)[docname].references.items():
-            merged.setdefault(key, reference)
-    return merged
-
-
 def on_builder_inited(app: Sphinx) -> None:
     """Start reading the site-wide .bib files while the pages are read; they are
     needed at env-updated."""

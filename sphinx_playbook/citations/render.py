@@ -18,7 +18,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from ..config import read_config
 from ..urls import builder_of, page_url
 from .bibliography import Reference
-from .collect import all_references
+from .collect import cited_page
 from .roles import cite_ref
 
 #: How many authors the reference list shows before "et al.".
@@ -112,8 +112,9 @@ class NumberCitations(SphinxPostTransform):
         if not citations and not (lists_the_book and self._book_mode()):
             return
         # Builders that join pages into one tree (singlehtml, latex) cite from many
-        # pages here: number what this tree cites, from every page's entries.
-        references = all_references(self.env)
+        # pages here: each citation is looked up in its own page's entries (a key
+        # in one page's bibliography alone is not another page's).
+        references = self._references_of(citations)
         keys = list(dict.fromkeys(k for n in citations for k in n["keys"] if k in references))
         html = getattr(self.env, "playbook_builder_format", "") == "html"
         # The whole book in this one tree: its list closes the tree, wherever the
@@ -167,6 +168,16 @@ class NumberCitations(SphinxPostTransform):
             }
             in_order = sorted(keys, key=lambda key: numbers[key])
             self._append_references(in_order, references, links, html)
+
+    def _references_of(self, citations: list[cite_ref]) -> dict[str, Reference]:
+        """The entries of the pages whose citations are in this tree."""
+        merged: dict[str, Reference] = {}
+        pages = dict.fromkeys(node.get("docname") or self.env.docname for node in citations)
+        for docname in pages:
+            page = cited_page(self.env, docname)
+            for key, reference in page.references.items() if page else ():
+                merged.setdefault(key, reference)
+        return merged
 
     def _book_mode(self) -> bool:
         return read_config(self.config).citation_numbering == "book"

@@ -37,7 +37,7 @@ class CiteRole(SphinxRole):
                 (self.env.docname, self.lineno),
             )
             return [], []
-        node = cite_ref(self.rawtext, keys=keys, form=self.form)
+        node = cite_ref(self.rawtext, keys=keys, form=self.form, docname=self.env.docname)
         self.set_source_info(node)
         return [node], []
 
