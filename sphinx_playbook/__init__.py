@@ -45,7 +45,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
         "version": __version__,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
-        "env_version": 2,  # 2: citations are looked up at env-updated
+        "env_version": 3,  # 3: everything in one PlaybookData (build/state.py)
     }
     if getattr(app, "_sphinx_playbook_set_up", False):
         return metadata

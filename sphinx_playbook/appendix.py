@@ -21,6 +21,7 @@ from sphinx.locale import _
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.nodes import nested_parse_with_titles
 
+from .build.state import build_facts
 from .config import read_config
 from .diagnostics import PlaybookWarning, warn
 from .directives.base import OptionSpec, PlaybookDirective, component, find_components
@@ -126,7 +127,7 @@ class BuildAppendix(SphinxPostTransform):
     default_priority = 310
 
     def run(self, **kwargs: Any) -> None:
-        html = getattr(self.env, "playbook_builder_format", "") == "html"
+        html = build_facts(self.env).html
         docname = self.env.docname
         top = next((n for n in self.document.children if isinstance(n, nodes.section)), None)
         parent = top or self.document
@@ -262,10 +263,6 @@ def _repository_root(path: Path) -> Path | None:
     return None
 
 
-def _note_builder(app: Sphinx) -> None:
-    app.env.playbook_builder_name = app.builder.name
-
-
 def _check_repository_url(app: Sphinx) -> None:
     """The "Updates and corrections" links start with this URL: refuse what is not a link."""
     repository = read_config(app.config).repository_url
@@ -283,5 +280,4 @@ def setup_appendix(app: Sphinx) -> None:
     app.add_node(fn_group, html=(visit_fn_group, depart_fn_group))
     app.add_node(fn_card, html=(visit_fn_card, depart_fn_card))
     app.add_post_transform(BuildAppendix)
-    app.connect("builder-inited", _note_builder)
     app.connect("builder-inited", _check_repository_url)

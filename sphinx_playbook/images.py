@@ -18,6 +18,8 @@ from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.images import get_image_size
 
+from .build.state import build_facts
+
 #: Image options that mean the author sized or placed the image themselves.
 _AUTHOR_SIZED = ("width", "height", "scale", "loading")
 #: Formats a browser shows in <img>; others (video...) stay with Sphinx's writer.
@@ -61,7 +63,7 @@ class SizeImages(SphinxPostTransform):
     formats = ("html",)
 
     def is_supported(self) -> bool:
-        return super().is_supported() and getattr(self.env, "playbook_theme", False)
+        return super().is_supported() and build_facts(self.env).playbook_theme
 
     def run(self, **kwargs: Any) -> None:
         for image in list(self.document.findall(nodes.image)):

@@ -23,9 +23,9 @@ from docutils.transforms import Transform
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
+from .build.state import PageStore, SiteValue
 from .config import read_config
 from .diagnostics import PlaybookWarning, warn
-from .envstore import PageStore
 from .urls import is_safe_url
 
 #: Keys this extension reads.
@@ -597,7 +597,11 @@ def _on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
 
 
 #: Each page's own metadata (without conf.py defaults).
-METADATA: PageStore[ArticleMetadata] = PageStore("playbook_metadata")
+METADATA: PageStore[ArticleMetadata] = PageStore("metadata")
+
+
+#: conf.py's defaults for pages that set none.
+DEFAULT_METADATA: SiteValue[ArticleMetadata] = SiteValue("default_metadata", ArticleMetadata)
 
 
 def page_metadata(env: BuildEnvironment, docname: str) -> ArticleMetadata:
@@ -607,7 +611,7 @@ def page_metadata(env: BuildEnvironment, docname: str) -> ArticleMetadata:
 
 def _on_builder_inited(app: Sphinx) -> None:
     """conf.py's defaults, validated once per build (warnings name the setting)."""
-    app.env.playbook_default_metadata = metadata_from_config(app)
+    DEFAULT_METADATA.set(app.env, metadata_from_config(app))
 
 
 def setup_metadata(app: Sphinx) -> None:
@@ -616,4 +620,3 @@ def setup_metadata(app: Sphinx) -> None:
     app.connect("source-read", _on_source_read)
     app.add_transform(ReadDocinfoFields)
     app.connect("doctree-read", _on_doctree_read)
-    METADATA.connect(app)

@@ -14,8 +14,9 @@ from html import escape
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
-from .metadata import ArticleMetadata, Author, page_metadata
-from .urls import builder_of, page_url
+from .build.state import builder_of
+from .metadata import DEFAULT_METADATA, ArticleMetadata, Author, page_metadata
+from .urls import page_url
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _STOP_WORDS = frozenset({"a", "an", "the", "on", "of", "in", "for", "and", "to"})
@@ -115,7 +116,7 @@ def article_url(env: BuildEnvironment, docname: str) -> str:
 
 def article_metadata(env: BuildEnvironment, docname: str) -> ArticleMetadata:
     """The page's metadata with conf.py's defaults filled in."""
-    defaults = getattr(env, "playbook_default_metadata", ArticleMetadata())
+    defaults = DEFAULT_METADATA.get(env)
     return page_metadata(env, docname).with_defaults(defaults)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 from docutils import nodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
+from .build.state import build_facts
 from .theme import ARTICLE_BUILDERS
 
 
@@ -22,7 +23,7 @@ class LiftArticleTitle(SphinxPostTransform):
     builders = ARTICLE_BUILDERS
 
     def is_supported(self) -> bool:
-        return super().is_supported() and getattr(self.env, "playbook_article_layout", False)
+        return super().is_supported() and build_facts(self.env).article_layout
 
     def run(self, **kwargs: Any) -> None:
         section = next((n for n in self.document.children if isinstance(n, nodes.section)), None)

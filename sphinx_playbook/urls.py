@@ -13,14 +13,11 @@ from __future__ import annotations
 
 import posixpath
 import re
-import weakref
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
-    from sphinx.application import Sphinx
     from sphinx.builders import Builder
-    from sphinx.environment import BuildEnvironment
 
 SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
 # Browsers drop ASCII tab and newline anywhere in a URL and trim C0 controls and
@@ -40,26 +37,6 @@ def is_safe_url(url: str) -> bool:
         # "//host/path" is protocol-relative: another origin, but a safe scheme.
         return True
     return scheme.lower() in SAFE_SCHEMES
-
-
-#: The builder writing each environment's pages, for code that has only the
-#: environment (a post-transform): filled at ``builder-inited`` by
-#: :func:`remember_builder`, forgotten with the environment.
-_BUILDERS: weakref.WeakKeyDictionary[BuildEnvironment, Builder] = weakref.WeakKeyDictionary()
-
-
-def remember_builder(app: Sphinx) -> None:
-    """``builder-inited``: note which builder writes ``app.env``'s pages.
-
-    Sphinx gives a post-transform the environment, not the builder (only
-    through private or deprecated attributes).
-    """
-    _BUILDERS[app.env] = app.builder
-
-
-def builder_of(env: BuildEnvironment) -> Builder | None:
-    """The builder of the current build of ``env`` (None outside a build)."""
-    return _BUILDERS.get(env)
 
 
 def page_url(

@@ -34,18 +34,12 @@ def enable_citations(app: Sphinx, config: Any) -> None:
     app.add_domain(CiteDomain, override=True)
     app.connect("builder-inited", collect.on_builder_inited)
     app.connect("doctree-read", collect.on_doctree_read)
-    collect.CITATIONS.connect(app)
     app.connect("env-updated", collect.on_env_updated)
     app.add_post_transform(NumberCitations)
 
 
-def _note_builder_format(app: Sphinx) -> None:
-    app.env.playbook_builder_format = app.builder.format
-
-
 def setup_citations(app: Sphinx, *, config_inited: bool) -> None:
     app.add_node(cite_group, html=(visit_cite_group, None))
-    app.connect("builder-inited", _note_builder_format)
     if config_inited:
         enable_citations(app, app.config)
     else:

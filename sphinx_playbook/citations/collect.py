@@ -21,9 +21,9 @@ from sphinx.environment import BuildEnvironment
 
 from ..build import workers
 from ..build.cache import cache_folder, digest, load_pickle, save_pickle
+from ..build.state import PageStore, SiteValue
 from ..config import read_config
 from ..diagnostics import PlaybookWarning, warn
-from ..envstore import PageStore
 from ..metadata import page_metadata
 from . import bibliography as bibliography_module
 from .bibliography import Bibliography, Reference, read_bibliography
@@ -198,8 +198,11 @@ def _load_and_report(path: Path) -> Bibliography:
     return bibliography
 
 
+#: The book's numbering (``playbook_citation_numbering = "book"``), kept to compare.
+BOOK: SiteValue[BookNumbering | None] = SiteValue("citation_book", lambda: None)
+
 #: Each page's citations.
-CITATIONS: PageStore[CitedPage] = PageStore("playbook_citations")
+CITATIONS: PageStore[CitedPage] = PageStore("citations")
 
 
 def _store(env: BuildEnvironment) -> dict[str, CitedPage]:
@@ -347,8 +350,8 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
                 tuple(sorted((k, tuple(v)) for k, v in book.backlinks.items())),
             )
         book.signatures[docname] = signature
-    previous = getattr(env, "playbook_book", None)
-    env.playbook_book = book
+    previous = BOOK.get(env)
+    BOOK.set(env, book)
     if previous is None:
         return []
     return sorted(

@@ -15,10 +15,11 @@ from sphinx import addnodes
 from sphinx.locale import _
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
+from ..build.state import build_facts, builder_of
 from ..config import read_config
-from ..urls import builder_of, page_url
+from ..urls import page_url
 from .bibliography import Reference
-from .collect import cited_page
+from .collect import BOOK, cited_page
 from .roles import cite_ref
 
 #: How many authors the reference list shows before "et al.".
@@ -107,7 +108,7 @@ class NumberCitations(SphinxPostTransform):
     def run(self, **kwargs: Any) -> None:
         citations = list(self.document.findall(cite_ref))
         docname = self.env.docname
-        book = getattr(self.env, "playbook_book", None)
+        book = BOOK.get(self.env)
         lists_the_book = book is not None and book.list_page == docname
         if not citations and not (lists_the_book and self._book_mode()):
             return
@@ -116,7 +117,7 @@ class NumberCitations(SphinxPostTransform):
         # in one page's bibliography alone is not another page's).
         references = self._references_of(citations)
         keys = list(dict.fromkeys(k for n in citations for k in n["keys"] if k in references))
-        html = getattr(self.env, "playbook_builder_format", "") == "html"
+        html = build_facts(self.env).html
         # The whole book in this one tree: its list closes the tree, wherever the
         # book's list page is, and each citation is linked within the tree.
         joined = next(self.document.findall(addnodes.start_of_file), None) is not None

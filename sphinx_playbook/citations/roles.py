@@ -56,3 +56,7 @@ class CiteDomain(Domain):
 
     def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
         pass
+
+    def resolve_any_xref(self, *args: Any, **kwargs: Any) -> list[tuple[str, nodes.Element]]:
+        """Citations are not cross-reference targets (MyST asks every domain)."""
+        return []

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from sphinx.application import Sphinx
 
-from .directive import PAGES, InteractiveFigureDirective
+from .directive import InteractiveFigureDirective
 from .html import setup_html
 
 
 def setup_interactive(app: Sphinx) -> None:
     app.add_directive("interactive-figure", InteractiveFigureDirective)
-    PAGES.connect(app)
     setup_html(app)

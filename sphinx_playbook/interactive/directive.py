@@ -19,6 +19,7 @@ from typing import ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 
+from ..build.state import PageStore
 from ..diagnostics import PlaybookWarning
 from ..directives import css_values
 from ..directives.base import (
@@ -31,7 +32,6 @@ from ..directives.base import (
     choice,
 )
 from ..directives.figure_legend import _caption_and_legend
-from ..envstore import PageStore
 from .exports import read_export
 from .libraries import library_source
 
@@ -54,7 +54,7 @@ class InteractivePage:
     """Shared libraries the page's figures load."""
 
 
-PAGES: PageStore[InteractivePage] = PageStore("playbook_interactive_pages")
+PAGES: PageStore[InteractivePage] = PageStore("interactive_pages")
 
 
 def aspect_ratio(value: str) -> tuple[float, float]:

@@ -24,6 +24,7 @@ from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.osutil import relative_uri
 
+from ..build.state import build_facts
 from ..directives.base import find_components
 from .directive import COMPONENT_NAME, PAGES
 from .exports import replace_placeholders
@@ -219,7 +220,9 @@ class InteractiveFrames(SphinxPostTransform):
     formats = ("html",)
 
     def is_supported(self) -> bool:
-        return super().is_supported() and getattr(self.env, "playbook_frames", False)
+        # EPUB readers get the static figure: no scripts there.
+        facts = build_facts(self.env)
+        return super().is_supported() and facts.html and not facts.builder_name.startswith("epub")
 
     def run(self, **kwargs: Any) -> None:
         for figure in _interactive_figures(self.document):
@@ -267,15 +270,7 @@ def _write_shared_files(app: Sphinx, exception: Exception | None) -> None:
     shutil.copyfile(LOADER_SOURCE, static / LOADER)
 
 
-def _note_builder(app: Sphinx) -> None:
-    """Frames for the HTML page builders; EPUB readers get the static figure (no scripts)."""
-    app.env.playbook_frames = app.builder.format == "html" and not app.builder.name.startswith(
-        "epub"
-    )
-
-
 def setup_html(app: Sphinx) -> None:
-    app.connect("builder-inited", _note_builder)
     app.add_node(interactive_frame, html=(visit_interactive_frame, depart_interactive_frame))
     app.add_post_transform(InteractiveFrames)
     app.connect("html-page-context", _add_loader)

@@ -46,7 +46,6 @@ def setup_math(app: Sphinx, *, config_inited: bool) -> None:
     app.add_html_math_renderer(
         RENDERER, inline_renderers=(visit_math, None), block_renderers=(visit_displaymath, None)
     )
-    FORMULAS.connect(app)
     app.connect("doctree-read", _collect)
     app.connect("env-updated", send_site)
     app.connect("write-started", write_assets)

@@ -6,11 +6,11 @@ from collections.abc import Iterator
 
 from docutils import nodes
 
-from ..envstore import PageStore
+from ..build.state import PageStore
 
 Formula = tuple[str, bool]
 #: Each page's formulas as (TeX as rendered, display?), in document order.
-FORMULAS: PageStore[tuple[Formula, ...]] = PageStore("playbook_formulas")
+FORMULAS: PageStore[tuple[Formula, ...]] = PageStore("formulas")
 
 _MATH_NODES = (nodes.math, nodes.math_block)
 

@@ -11,10 +11,8 @@ from __future__ import annotations
 
 from sphinx.application import Sphinx
 
-from ..urls import remember_builder
 from .assets import prune_unused_assets
 from .navigation import (
-    ROOT_TOCTREES,
     ChapterGroup,
     ChapterLink,
     add_menu_to_context,
@@ -35,7 +33,6 @@ from .registration import (
     ARTICLE_BUILDERS,
     THEME_DIR,
     THEME_NAME,
-    note_theme_in_env,
     put_components_first,
     uses_playbook_theme,
 )
@@ -64,10 +61,7 @@ def setup_theme(app: Sphinx, *, config_inited: bool) -> None:
         put_components_first(app, app.config)
     else:
         app.connect("config-inited", put_components_first)
-    app.connect("builder-inited", note_theme_in_env)
-    app.connect("builder-inited", remember_builder)
     app.connect("builder-inited", link_stylesheet)
-    ROOT_TOCTREES.connect(app)
     app.connect("doctree-read", note_root_toctrees)
     app.connect("env-updated", update_navigation)
     app.connect("env-updated", format_dates)

@@ -24,17 +24,14 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
-from ..envstore import PageStore
+from ..build.state import PageStore, SiteValue
 from .registration import uses_playbook_theme
 
 #: One toctree of a page: (caption, ((explicit title or None, docname or URL), ...)).
 Toctree = tuple[str, tuple[tuple[str | None, str], ...]]
 
 #: Each page's toctrees, noted only for the root page.
-ROOT_TOCTREES: PageStore[tuple[Toctree, ...]] = PageStore("playbook_root_toctrees")
-#: The last build's menu and pages' navigation, kept to compare with the next build's.
-_MENU = "playbook_chapters_menu"
-_PAGES = "playbook_page_navigation"
+ROOT_TOCTREES: PageStore[tuple[Toctree, ...]] = PageStore("root_toctrees")
 
 
 @dataclass(frozen=True)
@@ -67,6 +64,11 @@ class ChapterLink:
 class ChapterGroup:
     caption: str
     links: list[ChapterLink]
+
+
+#: The last build's menu and each page's navigation, kept to compare with the next build's.
+MENU: SiteValue[ChaptersMenu | None] = SiteValue("chapters_menu", lambda: None)
+NAVIGATION: SiteValue[dict[str, PageNavigation]] = SiteValue("page_navigation", dict)
 
 
 def _toctrees(doctree: nodes.document) -> tuple[Toctree, ...]:
@@ -158,11 +160,11 @@ def pages_navigation(env: BuildEnvironment, menu: ChaptersMenu) -> dict[str, Pag
 
 def update_navigation(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """``env-updated``: this build's menu and navigation; the pages to write again."""
-    menu_before, pages_before = getattr(env, _MENU, None), getattr(env, _PAGES, {})
+    menu_before, pages_before = MENU.get(env), NAVIGATION.get(env)
     menu = chapters_menu(env)
     pages = pages_navigation(env, menu)
-    setattr(env, _MENU, menu)
-    setattr(env, _PAGES, pages)
+    MENU.set(env, menu)
+    NAVIGATION.set(env, pages)
     if menu_before is None:
         return []  # a first build writes every page
     if menu_before != menu:
@@ -173,7 +175,7 @@ def update_navigation(app: Sphinx, env: BuildEnvironment) -> list[str]:
 def chapter_groups(app: Sphinx, pagename: str, pathto: Callable[..., str]) -> list[ChapterGroup]:
     """The chapters menu from ``pagename``: a chapter is current on itself and its sub-pages."""
     menu = _menu(app.env)
-    noted = getattr(app.env, _PAGES, {}).get(pagename)
+    noted = NAVIGATION.get(app.env).get(pagename)
     if noted is not None:
         chapters = noted.chapters
     else:  # a page of no document (search, genindex), or one added by an extension
@@ -192,8 +194,8 @@ def chapter_groups(app: Sphinx, pagename: str, pathto: Callable[..., str]) -> li
 
 
 def _menu(env: BuildEnvironment) -> ChaptersMenu:
-    menu = getattr(env, _MENU, None)
-    return menu if isinstance(menu, ChaptersMenu) else chapters_menu(env)
+    menu = MENU.get(env)
+    return menu if menu is not None else chapters_menu(env)
 
 
 def add_menu_to_context(

@@ -17,8 +17,9 @@ from markupsafe import Markup, escape
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
+from ..build.state import SiteValue, build_facts
 from ..citations.collect import cited_page
-from ..metadata import ArticleMetadata, page_metadata
+from ..metadata import DEFAULT_METADATA, ArticleMetadata, page_metadata
 from ..scholarly import head_tags
 from .icons import icon_svg
 from .page_toc import page_toc_html
@@ -46,8 +47,8 @@ def _date(value: Any, language: str, known: Mapping[tuple[str, str], str]) -> _D
     return _Date(iso=iso, text=text)
 
 
-#: The environment's dates as the byline shows them, by (ISO date, language).
-_FORMATTED_DATES = "playbook_formatted_dates"
+#: The site's dates as the byline shows them, by (ISO date, language).
+FORMATTED_DATES: SiteValue[dict[tuple[str, str], str]] = SiteValue("formatted_dates", dict)
 
 
 def format_dates(app: Sphinx, env: BuildEnvironment) -> list[str]:
@@ -57,12 +58,10 @@ def format_dates(app: Sphinx, env: BuildEnvironment) -> list[str]:
     Babel loads its locale data (about 10 ms) the first time it formats a date:
     a rebuild that changes no date then never loads it.
     """
-    known = getattr(env, _FORMATTED_DATES, None)
-    if not isinstance(known, dict):
-        known = {}
-        setattr(env, _FORMATTED_DATES, known)
+    known = FORMATTED_DATES.get(env)
+    FORMATTED_DATES.set(env, known)
     language = app.config.language
-    pages = [getattr(env, "playbook_default_metadata", ArticleMetadata())]
+    pages = [DEFAULT_METADATA.get(env)]
     pages += [page_metadata(env, docname) for docname in env.all_docs]
     for meta in pages:
         for value in (meta.published, meta.updated):
@@ -136,16 +135,16 @@ def add_article_to_context(
     context["docstitle"] = context.get("docstitle") or app.config.html_title
     if app.builder.name in ARTICLE_BUILDERS:
         context["playbook_page_toc"] = lambda: page_toc_html(app.builder, pagename)
-    defaults = getattr(app.env, "playbook_default_metadata", ArticleMetadata())
+    defaults = DEFAULT_METADATA.get(app.env)
     if doctree is None or pagename not in app.env.all_docs:
         context["playbook_title"] = None
         context["playbook_article"] = byline_context(ArticleMetadata(), app.config.language)
         return
     meta = page_metadata(app.env, pagename).with_defaults(defaults)
-    known_dates = getattr(app.env, _FORMATTED_DATES, {})
+    known_dates = FORMATTED_DATES.get(app.env)
     context["playbook_article"] = byline_context(meta, app.config.language, known_dates)
     context["playbook_meta_tags"] = Markup(head_tags(app, pagename, reference_tags(app, pagename)))
-    if not getattr(app.env, "playbook_article_layout", False):
+    if not build_facts(app.env).article_layout:
         context["playbook_title"] = None  # the body keeps its own first heading
     elif meta.title and page_metadata(app.env, pagename).title:
         context["playbook_title"] = escape(meta.title)

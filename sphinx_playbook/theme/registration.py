@@ -36,13 +36,6 @@ def uses_playbook_theme(app: Sphinx) -> bool:
     return answer
 
 
-def note_theme_in_env(app: Sphinx) -> None:
-    """``builder-inited``: tell the read and write phases whether the page is an article."""
-    theme_used = uses_playbook_theme(app)
-    app.env.playbook_article_layout = theme_used and app.builder.name in ARTICLE_BUILDERS
-    app.env.playbook_theme = theme_used
-
-
 def put_components_first(app: Sphinx, config: Any) -> None:
     """``config-inited``: this theme's components win over pydata-sphinx-theme's.
 
