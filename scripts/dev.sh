@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Development tasks. Sets up what each task needs on a fresh machine (Python >= 3.11):
 #   bash scripts/dev.sh docs   build the documentation site into docs/_build/html
-#   bash scripts/dev.sh test   lint, then the whole test suite (unit, builders, browser),
-#                              on the newest dependencies and on the oldest supported ones
+#   bash scripts/dev.sh test   lint and type check, then the whole test suite (unit,
+#                              builders, browser) on Python 3.11 with the newest
+#                              dependencies; the suite without the browser tests on
+#                              Python 3.12 with the oldest supported ones and on
+#                              Python 3.13 with the newest
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,6 +18,36 @@ venv() {  # venv DIR [pip args...]: create DIR once, then install the project in
     "$dir/bin/python" -m pip install --quiet --upgrade pip
   fi
   "$dir/bin/python" -m pip install --quiet "$@"
+}
+
+python_version() {  # python_version 3.12: an interpreter of that version, or nothing
+  local candidate
+  for candidate in "python$1" "$(pyenv prefix "$1" 2>/dev/null | cut -d: -f1)/bin/python3"; do
+    if "$candidate" -c "import sys; sys.exit(sys.version_info[:2] != tuple(map(int, '$1'.split('.'))))" 2>/dev/null; then
+      command -v "$candidate" 2>/dev/null || echo "$candidate"
+      return
+    fi
+  done
+  # pyenv lists full versions (3.12.1): the newest one of that minor version.
+  candidate="$(ls -d "$(pyenv root 2>/dev/null)/versions/$1".* 2>/dev/null | sort -V | tail -1)"
+  if [ -n "$candidate" ] && [ -x "$candidate/bin/python3" ]; then echo "$candidate/bin/python3"; fi
+}
+
+other_python() {  # other_python VERSION VENV [pip args...]: the non-browser suite there
+  local version="$1" dir="$2"; shift 2
+  local interpreter
+  interpreter="$(python_version "$version")"
+  if [ -z "$interpreter" ]; then
+    if [ -n "${CI:-}" ]; then
+      echo "Python $version is missing: CI tests every supported Python" >&2
+      exit 1
+    fi
+    echo "Python $version not found (pyenv install $version): its suite is not run here" >&2
+    return
+  fi
+  echo "Python $version ($interpreter)"
+  PYTHON="$interpreter" venv "$dir" "$@"
+  "$dir/bin/python" -m pytest -p no:cacheprovider -q --ignore=tests/browser
 }
 
 need_chromium() {  # the browser tests drive Debian's Chromium through Playwright
@@ -36,11 +69,13 @@ case "${1:-}" in
     need_chromium
     venv .venv -e ".[dev]"
     .venv/bin/ruff check sphinx_playbook tests
+    .venv/bin/mypy
     .venv/bin/python -m pytest -p no:cacheprovider
-    # The oldest supported Sphinx and friends: everything but the browser suite,
-    # which checks the theme's CSS and JavaScript, not the Python side.
-    venv .venv-oldest -c tests/constraints-oldest.txt -e ".[test]"
-    .venv-oldest/bin/python -m pytest -p no:cacheprovider --ignore=tests/browser
+    # The other Pythons: everything but the browser suite, which checks the
+    # theme's CSS and JavaScript, not the Python side. Python 3.12 gets the oldest
+    # supported Sphinx and friends, Python 3.13 the newest.
+    other_python 3.12 .venv-3.12-oldest -c tests/constraints-oldest.txt -e ".[test]"
+    other_python 3.13 .venv-3.13-newest -e ".[test]"
     ;;
   *)
     echo "usage: bash scripts/dev.sh docs|test" >&2
