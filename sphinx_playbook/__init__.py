@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from typing import Any
+from weakref import WeakSet
 
 from sphinx.application import Sphinx
 from sphinx.util import logging
@@ -25,6 +26,10 @@ from .transforms import LiftArticleTitle
 __version__ = "0.1.0"
 
 logger = logging.getLogger(__name__)
+
+#: The applications set up already. Sphinx loads an extension once, but a direct
+#: second call (a conf.py's own ``setup(app)``, say) must not connect everything twice.
+_SET_UP: WeakSet[Sphinx] = WeakSet()
 
 #: Extensions an article needs: MyST for .md sources, sphinx-design components.
 #: pydata-sphinx-theme is not among them: Sphinx loads it as our theme's parent
@@ -47,9 +52,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
         "parallel_write_safe": True,
         "env_version": 3,  # 3: everything in one PlaybookData (build/state.py)
     }
-    if getattr(app, "_sphinx_playbook_set_up", False):
+    if app in _SET_UP:
         return metadata
-    app._sphinx_playbook_set_up = True
+    _SET_UP.add(app)
     config_inited = getattr(app, "builder", None) is not None
     for extension in REQUIRED_EXTENSIONS:
         if config_inited and extension == "myst_parser" and ".md" in app.registry.source_suffix:

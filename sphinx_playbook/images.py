@@ -70,7 +70,7 @@ class SizeImages(SphinxPostTransform):
             if isinstance(image, sized_image) or any(k in image for k in _AUTHOR_SIZED):
                 continue
             uri = image["uri"]
-            candidates = image.get("candidates", {})
+            candidates: dict[str, str] = image.get("candidates", {})
             if "://" in uri or uri.startswith("data:"):
                 continue
             if not (uri.lower().endswith(_IMAGE_SUFFIXES) or uri.endswith(".*") or candidates):

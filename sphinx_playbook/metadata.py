@@ -351,27 +351,26 @@ class _Reader:
                 )
         get = fields.get
         authors_raw = get("authors") or get("author")
-        affiliations = self.affiliations(get("affiliations")) if get("affiliations") else None
+        affiliations_raw = get("affiliations")
+        affiliations = self.affiliations(affiliations_raw) if affiliations_raw else None
         authors = self.authors(authors_raw, "authors") if authors_raw else None
         if authors is not None:
             affiliations = _complete_affiliations(authors, affiliations or ())
-        thumbnail = get("thumbnail")
+        title, description = get("title"), get("description")
+        published, updated, doi = get("published"), get("updated"), get("doi")
+        thumbnail, license_raw, bibliography = get("thumbnail"), get("license"), get("bibliography")
         return ArticleMetadata(
-            title=self.plain_text(get("title"), "title") if get("title") else None,
-            description=(
-                self.plain_text(get("description"), "description") if get("description") else None
-            ),
-            published=self.date(get("published"), "published") if get("published") else None,
-            updated=self.date(get("updated"), "updated") if get("updated") else None,
-            doi=self.doi(get("doi")) if get("doi") else None,
+            title=self.plain_text(title, "title") if title else None,
+            description=self.plain_text(description, "description") if description else None,
+            published=self.date(published, "published") if published else None,
+            updated=self.date(updated, "updated") if updated else None,
+            doi=self.doi(doi) if doi else None,
             authors=authors,
             affiliations=affiliations,
             thumbnail=self.url(thumbnail.value, thumbnail.line, "thumbnail") if thumbnail else None,
-            license=self.text(get("license"), "license") if get("license") else None,
-            bibliography=self.strings(get("bibliography"), "bibliography")
-            if get("bibliography")
-            else (),
-            bibliography_line=get("bibliography").line if get("bibliography") else None,
+            license=self.text(license_raw, "license") if license_raw else None,
+            bibliography=self.strings(bibliography, "bibliography") if bibliography else (),
+            bibliography_line=bibliography.line if bibliography else None,
         )
 
 
@@ -565,7 +564,10 @@ class ReadDocinfoFields(Transform):
         env: BuildEnvironment | None = getattr(settings, "env", None)
         if env is None or "playbook_fields" in env.temp_data:
             return  # not Sphinx, or a Markdown page whose front matter was read already
-        candidate_index = self.document.first_child_not_matching_class(nodes.PreBibliographic)
+        # PreBibliographic is a mixin, not a Node: the stubs reject what docutils itself does.
+        candidate_index = self.document.first_child_not_matching_class(
+            nodes.PreBibliographic  # type: ignore[arg-type]
+        )
         if candidate_index is None:
             return
         candidate = self.document[candidate_index]

@@ -362,3 +362,9 @@ def test_reading_exports_without_plotly_or_with_other_libraries():
     assert "cdn.bokeh.org" not in bokeh.html
     plain = read_export('<canvas width="320" height="200"></canvas>')
     assert plain.libraries == () and plain.size == (320.0, 200.0)
+
+
+def test_plotly_layout_size_when_the_layout_is_the_last_argument():
+    for config in ("", ', {"responsive": true}'):
+        html = f'<script>Plotly.newPlot("d", [], {{"width": 500, "height": 300}}{config})</script>'
+        assert read_export(html).size == (500.0, 300.0)

@@ -70,7 +70,6 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
-from sphinx.errors import ExtensionError
 from sphinx.util import docname_join, logging, url_re
 
 from .state import PageStore
@@ -185,11 +184,8 @@ class _Facts:
 
     def __init__(self, env: BuildEnvironment) -> None:
         self.env = env
-        self.std = env.get_domain("std")
-        try:
-            self.equations: dict[str, tuple[str, int]] = env.get_domain("math").equations  # type: ignore[attr-defined]
-        except (ExtensionError, AttributeError):
-            self.equations = {}
+        self.std = env.domains.standard_domain
+        self.equations: dict[str, tuple[str, int]] = env.domains.math_domain.equations
         self._memo: dict[tuple[str, str], bytes] = {}
         self._by_doc: dict[str, dict[str, list]] | None = None
         self._objects: dict[str, dict[str, set[str]]] | None = None

@@ -39,7 +39,8 @@ def latex_to_text(value: str) -> str:
     import latexcodec  # noqa: F401 (registers the "ulatex" codec)
 
     try:
-        text = codecs.decode(value, "ulatex")
+        # "ulatex" decodes str to str; typeshed's codecs.decode only takes str for rot13 & co.
+        text = codecs.decode(value, "ulatex")  # type: ignore[call-overload]
     except (ValueError, UnicodeError):
         text = value
     text = _BRACES.sub("", text).replace("\\", "")
@@ -145,7 +146,7 @@ def read_bibliography(path: Path) -> Bibliography:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        line = raw.count(b"\n", 0, error.start) + 1
+        line: int | None = raw.count(b"\n", 0, error.start) + 1
         result.problems.append((line, "the file is not UTF-8; save it as UTF-8"))
         text = raw.decode("utf-8", errors="replace")
     lines = _entry_lines(text)
@@ -158,9 +159,9 @@ def read_bibliography(path: Path) -> Bibliography:
         except Exception as error:  # pybtex raised instead of reporting
             errors.append(error)
             data = None
-    for error in errors:
-        message = str(error)
-        line = getattr(error, "lineno", None)
+    for problem in errors:
+        message = str(problem)
+        line = getattr(problem, "lineno", None)
         duplicate = re.match(r"repeated bibliography entry: (.+)", message)
         if duplicate:
             key = duplicate.group(1)
@@ -177,6 +178,7 @@ def read_bibliography(path: Path) -> Bibliography:
         return result
     for key, entry in data.entries.items():
         fields = {name.lower(): value for name, value in entry.fields.items()}
+        entry_line = lines[key][0] if key in lines else None
         persons = entry.persons.get("author") or entry.persons.get("editor") or []
         doi = fields.get("doi", "").strip()
         doi = re.sub(r"^(https?://(dx\.)?doi\.org/|doi:)", "", doi, flags=re.I)
@@ -184,7 +186,7 @@ def read_bibliography(path: Path) -> Bibliography:
         if url and not is_safe_url(url):
             result.problems.append(
                 (
-                    (lines.get(key) or [None])[0],
+                    entry_line,
                     f"entry {key!r}: url {url!r} is refused: use an http(s), mailto or "
                     "relative link; the entry is shown without it",
                 )
@@ -202,7 +204,7 @@ def read_bibliography(path: Path) -> Bibliography:
             venue=_venue(fields),
             doi=doi,
             url=url,
-            line=(lines.get(key) or [None])[0],
+            line=entry_line,
             fingerprint=digest,
         )
     return result

@@ -7,13 +7,18 @@ numbered (``transforms.py``).
 from __future__ import annotations
 
 from collections.abc import Set
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docutils import nodes
 from sphinx.domains import Domain
 from sphinx.util.docutils import SphinxRole
 
 from ..diagnostics import PlaybookWarning, warn
+
+if TYPE_CHECKING:
+    from sphinx.addnodes import pending_xref
+    from sphinx.builders import Builder
+    from sphinx.environment import BuildEnvironment
 
 
 class cite_ref(nodes.Inline, nodes.Element):
@@ -57,6 +62,14 @@ class CiteDomain(Domain):
     def merge_domaindata(self, docnames: Set[str], otherdata: dict[str, Any]) -> None:
         pass
 
-    def resolve_any_xref(self, *args: Any, **kwargs: Any) -> list[tuple[str, nodes.Element]]:
+    def resolve_any_xref(
+        self,
+        env: BuildEnvironment,
+        fromdocname: str,
+        builder: Builder,
+        target: str,
+        node: pending_xref,
+        contnode: nodes.Element,
+    ) -> list[tuple[str, nodes.reference]]:
         """Citations are not cross-reference targets (MyST asks every domain)."""
         return []

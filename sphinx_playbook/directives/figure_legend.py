@@ -65,8 +65,9 @@ def _previous_block(node: nodes.Element) -> nodes.Node | None:
 def _caption_and_legend(legend: nodes.Element) -> tuple[nodes.caption | None, nodes.legend | None]:
     children = list(legend.children)
     caption = None
-    if children and isinstance(children[0], nodes.paragraph):
-        first = children.pop(0)
+    first = children[0] if children else None
+    if isinstance(first, nodes.paragraph):
+        children.pop(0)
         caption = nodes.caption(first.rawsource, "", *first.children)
         caption.source, caption.line = first.source, first.line
     rest = nodes.legend("", *children) if children else None
@@ -136,9 +137,9 @@ class JoinFigureLegends(SphinxTransform):
         figure = nodes.figure("", classes=["pb-figure", *classes])
         figure.source, figure.line = legend.source, legend.line
         # The figure takes the block's place in the grid.
-        layout = [c for c in block.get("classes", []) if c in ALL_LAYOUT_CLASSES]
+        layout = [c for c in block["classes"] if c in ALL_LAYOUT_CLASSES]
         figure["classes"].extend(layout)
-        container = previous if previous is not block else block
+        container = previous if isinstance(previous, nodes.Element) else block
         container.replace_self(figure)
         figure += block
         if caption is not None:

@@ -35,7 +35,9 @@ def _on_include_read(
     page = Path(env.docname).name
     if app.config.source_suffix.get(env.doc2path(env.docname).suffix) != "markdown":
         return  # docutils stops circular reST includes itself
-    includers: dict[Path, str] = env.temp_data.setdefault(_INCLUDERS, {})
+    if _INCLUDERS not in env.temp_data:
+        env.temp_data[_INCLUDERS] = {}
+    includers: dict[Path, str] = env.temp_data[_INCLUDERS]
     target = Path(relative_path)
     includer_stem = Path(parent_docname).name
     chain = [target]

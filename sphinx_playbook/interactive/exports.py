@@ -150,10 +150,13 @@ def _plotly_layout_size(html: str) -> tuple[float, float] | None:
             for _argument in range(3):
                 value, position = decoder.raw_decode(html, position)
                 arguments.append(value)
-                position = re.compile(r"\s*,\s*").match(html, position).end()
-        except (ValueError, AttributeError):
+                comma = re.compile(r"\s*,\s*").match(html, position)
+                if comma is None:  # the last argument (the layout may be the last)
+                    break
+                position = comma.end()
+        except ValueError:
             continue
-        layout = arguments[2]
+        layout = arguments[2] if len(arguments) == 3 else None
         if isinstance(layout, dict) and _number(layout.get("width")) and _number(
             layout.get("height")
         ):

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from sphinx.application import Sphinx
 from sphinx.builders import Builder
+from sphinx.builders.epub3 import Epub3Builder
 
 from ..build import workers
 from ..build.cache import cache_folder, digest, write_atomically
@@ -53,11 +54,11 @@ def write_assets(app: Sphinx, builder: Builder) -> None:
     if not formulas:  # a site without math gets no math files, as a fresh build
         shutil.rmtree(target, ignore_errors=True)
         return
-    epub = builder.name.startswith("epub")
-    if epub:
+    epub = isinstance(builder, Epub3Builder)
+    if isinstance(builder, Epub3Builder):
         # An EPUB may only hold files of its core media types: woff2 is one Sphinx's
         # table lacks, and there is no .txt (the licence goes into the stylesheet).
-        builder.media_types = {**builder.media_types, ".woff2": "font/woff2"}  # type: ignore[attr-defined]
+        builder.media_types = {**builder.media_types, ".woff2": "font/woff2"}
     library = site.library
     target.mkdir(parents=True, exist_ok=True)
     css = LEGACY_FONT_SOURCES.sub("", (library.folder / library.stylesheet).read_text("utf-8"))

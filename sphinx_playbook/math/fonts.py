@@ -85,7 +85,9 @@ class _Selector:
     @classmethod
     def parse(cls, text: str) -> _Selector | None:
         tokens = text.replace(">", " > ").split()
-        compounds, child, pending_child = [], [], False
+        compounds: list[tuple[str | None, frozenset[str]]] = []
+        child: list[bool] = []
+        pending_child = False
         for token in tokens:
             if token == ">":
                 pending_child = True

@@ -24,7 +24,7 @@ def asset_name(asset: Any) -> str:
 
 def _has_class_prefix(doctree: nodes.document, prefix: str) -> bool:
     return any(
-        any(c.startswith(prefix) for c in node.get("classes", ()))
+        any(c.startswith(prefix) for c in node["classes"])
         for node in doctree.findall(nodes.Element)
     )
 

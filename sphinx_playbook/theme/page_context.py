@@ -15,6 +15,7 @@ from typing import Any
 from babel.dates import format_date
 from markupsafe import Markup, escape
 from sphinx.application import Sphinx
+from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.environment import BuildEnvironment
 
 from ..build.state import SiteValue, build_facts
@@ -76,11 +77,11 @@ def byline_context(
     """Plain data for components/byline.html (strings are escaped there);
     ``known_dates`` are those :func:`format_dates` formatted already."""
     affiliations = list(meta.affiliations or ())
-    index = {}
+    index: dict[str, int] = {}
     for number, affiliation in enumerate(affiliations, start=1):
         index.setdefault(affiliation.key, number)
         index.setdefault(affiliation.name, number)
-    authors = []
+    authors: list[dict[str, Any]] = []
     for author in meta.authors or ():
         marks = sorted({index[a] for a in author.affiliations if a in index})
         authors.append(
@@ -133,8 +134,9 @@ def add_article_to_context(
     context["playbook_icon"] = icon_svg
     # singlehtml leaves docstitle unset; the header's logo text falls back to it.
     context["docstitle"] = context.get("docstitle") or app.config.html_title
-    if app.builder.name in ARTICLE_BUILDERS:
-        context["playbook_page_toc"] = lambda: page_toc_html(app.builder, pagename)
+    builder = app.builder
+    if builder.name in ARTICLE_BUILDERS and isinstance(builder, StandaloneHTMLBuilder):
+        context["playbook_page_toc"] = lambda: page_toc_html(builder, pagename)
     defaults = DEFAULT_METADATA.get(app.env)
     if doctree is None or pagename not in app.env.all_docs:
         context["playbook_title"] = None

@@ -21,6 +21,7 @@ from pygments.style import Style
 from pygments.util import ClassNotFound
 from sphinx.application import Sphinx
 from sphinx.builders import Builder
+from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.highlighting import PygmentsBridge
 
 from ..diagnostics import PlaybookWarning, warn
@@ -63,7 +64,7 @@ def _style(name: str, setting: str, fallback: str) -> type[Style]:
         return PygmentsBridge("html").get_style(fallback)
 
 
-def chosen_styles(builder: Builder) -> tuple[type[Style], type[Style]]:
+def chosen_styles(builder: StandaloneHTMLBuilder) -> tuple[type[Style], type[Style]]:
     """(light, dark): ``html_theme_options``' ``pygments_light_style`` and
     ``pygments_dark_style``, else, for light, conf.py's ``pygments_style``, else
     the theme's defaults."""
@@ -92,7 +93,7 @@ def link_stylesheet(app: Sphinx) -> None:
 def write_stylesheet(app: Sphinx, builder: Builder) -> None:
     """``write-started``: write the stylesheet before static files are copied and pages
     written, so the checksum in each page's link is this file's."""
-    if not uses_playbook_theme(app):
+    if not uses_playbook_theme(app) or not isinstance(builder, StandaloneHTMLBuilder):
         return
     css = pygments_css(*chosen_styles(builder))
     path = Path(builder.outdir, "_static", STYLESHEET)

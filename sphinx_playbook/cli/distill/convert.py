@@ -21,7 +21,7 @@ from ...directives import css_values
 from . import markdown as md
 from .assets import Assets
 from .report import Report
-from .source import Article
+from .source import Article, attr_value
 
 HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 INLINE = frozenset(
@@ -86,7 +86,7 @@ def _is_block_code(element: Tag) -> bool:
 
 def _style(element: Tag) -> dict[str, str]:
     declarations: dict[str, str] = {}
-    for part in (element.get("style") or "").split(";"):
+    for part in attr_value(element, "style").split(";"):
         if ":" in part:
             key, value = part.split(":", 1)
             declarations[key.strip().lower()] = " ".join(value.split())
@@ -153,7 +153,7 @@ class Converter:
                 blocks += self.appendix(element)
             elif name in GENERATED:
                 self.report.done(name)
-            elif name == "script" and element.get("type", "").startswith("text/"):
+            elif name == "script" and attr_value(element, "type").startswith("text/"):
                 self.report.done("script (data)")
             else:
                 blocks += self.blocks([element])
@@ -357,7 +357,7 @@ class Converter:
         """div, section, d-figure...: by what they hold, else their children in place."""
         style = _style(node)
         classes = _classes(node)
-        element_id = node.get("id") or ""
+        element_id = attr_value(node, "id")
         if element_id.startswith("fragment-"):
             return self.fragment(node, element_id[len("fragment-") :], None, None)
         if style.get("display") in {"grid", "inline-grid"} or (
@@ -433,7 +433,7 @@ class Converter:
 
     def label_name(self, node: Tag) -> str | None:
         """The element's id as a label, when Sphinx can keep it; None otherwise."""
-        element_id = (node.get("id") or node.get("name") or "").strip()
+        element_id = (attr_value(node, "id") or attr_value(node, "name")).strip()
         if not element_id or element_id.startswith("fragment-"):
             return None
         line = node.sourceline
@@ -515,7 +515,7 @@ class Converter:
     def listing(self, node: Tag, ordered: bool) -> str:
         self.report.done("list")
         try:
-            number = int(node.get("start", 1))
+            number = int(attr_value(node, "start") or 1)
         except ValueError:
             number = 1
         items: list[list[str]] = []
@@ -575,7 +575,7 @@ class Converter:
             lines.pop(0)
         text = textwrap.dedent("\n".join(lines)).rstrip()
         self.report.done("d-code")
-        fence = self.code_fence(text, node.get("language"), node)
+        fence = self.code_fence(text, attr_value(node, "language"), node)
         return self.layout_wrap(node, self.label(node) + fence)
 
     def code_fence(self, text: str, language: str | None, node: Tag) -> str:
@@ -615,17 +615,17 @@ class Converter:
         return self.label(node) + text.replace(":open: \n", ":open:\n")
 
     def block_iframe(self, node: Tag) -> str:
-        source = node.get("src") or ""
+        source = attr_value(node, "src")
         local = self.assets.local(source) if source else None
         if local and local.suffix.lower() in {".html", ".htm"}:
             self.report.done("iframe")
-            return self.interactive(node, source, node.get("title"), None, None)
+            return self.interactive(node, source, attr_value(node, "title"), None, None)
         return self.raw(node, "an iframe from another site is kept as it is")
 
     def block_table(self, node: Tag) -> str:
         rows = [row for row in node.find_all("tr") if row.find_parent("table") is node]
         if not rows or any(
-            int(cell.get("colspan", 1) or 1) > 1 or int(cell.get("rowspan", 1) or 1) > 1
+            int(attr_value(cell, "colspan") or 1) > 1 or int(attr_value(cell, "rowspan") or 1) > 1
             for row in rows
             for cell in row.find_all(["td", "th"], recursive=False)
         ) or node.find("table"):
@@ -692,13 +692,14 @@ class Converter:
         only = _only_image(tags) if not texts else None
         if only is not None:
             return self.image_figure(only, node, captions)
-        if len(tags) == 1 and (tags[0].get("id") or "").startswith("fragment-"):
-            return self.fragment(tags[0], tags[0]["id"][len("fragment-") :], node, captions)
+        only_id = attr_value(tags[0], "id") if len(tags) == 1 else ""
+        if only_id.startswith("fragment-"):
+            return self.fragment(tags[0], only_id[len("fragment-") :], node, captions)
         if len(tags) == 1 and tags[0].name == "iframe":
-            local = self.assets.local(tags[0].get("src") or "")
+            local = self.assets.local(attr_value(tags[0], "src"))
             if local and local.suffix.lower() in {".html", ".htm"}:
                 self.report.done("iframe")
-                return self.interactive(tags[0], tags[0]["src"], None, node, captions)
+                return self.interactive(tags[0], attr_value(tags[0], "src"), None, node, captions)
         inner = "\n\n".join(self.blocks(content))
         if captions:
             name = self.label_name(node)
@@ -727,8 +728,8 @@ class Converter:
         return self.image_figure(image, image, captions)
 
     def image_figure(self, image: Tag, holder: Tag, captions: list[Tag]) -> str:
-        source = self.assets.image(image.get("src") or "", image.sourceline)
-        alt = " ".join((image.get("alt") or "").split())
+        source = self.assets.image(attr_value(image, "src"), image.sourceline)
+        alt = " ".join(attr_value(image, "alt").split())
         self.report.done("image")
         if not alt:
             self.report.doubt("image", image.sourceline, f"{source} has no alt text")
@@ -776,13 +777,18 @@ class Converter:
         stem = PurePosixPath(path).stem
         inner_image = element.find("img")
         fallback = (
-            self.assets.image(inner_image["src"], element.sourceline)
+            self.assets.image(attr_value(inner_image, "src"), element.sourceline)
             if inner_image is not None and inner_image.get("src")
             else self.assets.same_stem_image(stem)
         )
-        alt = alt or element.get("aria-label") or element.get("title") or element.get("data-alt")
+        alt = (
+            alt
+            or attr_value(element, "aria-label")
+            or attr_value(element, "title")
+            or attr_value(element, "data-alt")
+        )
         if not alt and inner_image is not None:
-            alt = inner_image.get("alt")
+            alt = attr_value(inner_image, "alt")
         caption_nodes = list(captions or [])
         legend = "\n\n".join(self.nested_text(c) for c in caption_nodes)
         if not alt and caption_nodes:
@@ -981,7 +987,7 @@ class Converter:
         return f"{lead}{marker}{stripped}{marker}{trail}"
 
     def link(self, node: Tag) -> str:
-        href = (node.get("href") or "").strip()
+        href = attr_value(node, "href").strip()
         inner = self.inline(node.children)
         if not href:
             name = self.label_name(node) if (node.get("id") or node.get("name")) else None
@@ -1011,8 +1017,8 @@ class Converter:
         return f'<a href="{_attr(href)}">{inner}</a>'
 
     def image_inline(self, node: Tag) -> str:
-        source = self.assets.image(node.get("src") or "", node.sourceline)
-        alt = " ".join((node.get("alt") or "").split())
+        source = self.assets.image(attr_value(node, "src"), node.sourceline)
+        alt = " ".join(attr_value(node, "alt").split())
         self.report.done("image")
         if not alt:
             self.report.doubt("image", node.sourceline, f"{source} has no alt text")
@@ -1029,7 +1035,7 @@ class Converter:
         return f"${tex}$"
 
     def cite(self, node: Tag) -> str:
-        keys = node.get("key") or node.get("bibtex-key") or ""
+        keys = attr_value(node, "key") or attr_value(node, "bibtex-key")
         keys = ",".join(key.strip() for key in keys.split(",") if key.strip())
         if not keys or "`" in keys:
             return self.raw_inline(node, "a citation without a key")
@@ -1107,7 +1113,7 @@ def _column_wrapper(node: Tag) -> bool:
     return (
         node.name in UNWRAP
         and not node.get("class")
-        and not (node.get("id") or "").startswith("fragment-")
+        and not attr_value(node, "id").startswith("fragment-")
         and set(_style(node)) <= _COLUMN_STYLES
     )
 

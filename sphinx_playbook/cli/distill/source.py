@@ -33,6 +33,14 @@ class Article:
     katex: dict[str, Any] = field(default_factory=dict)
 
 
+def attr_value(element: Tag, name: str) -> str:
+    """The attribute *name* of *element* as text: "" when absent, a list (class) space-joined."""
+    value = element.get(name)
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else " ".join(value)
+
+
 def locate(source: Path) -> tuple[Path, Path]:
     """The article's folder and its HTML file, from a folder or an .html path."""
     if source.is_dir():
@@ -73,7 +81,7 @@ def _front_matter(soup: BeautifulSoup, html_path: Path) -> tuple[dict[str, Any],
     script = holder.find("script")
     if script is None:
         return {}, holder.sourceline
-    kind = (script.get("type") or "text/json").lower()
+    kind = (attr_value(script, "type") or "text/json").lower()
     text = script.string or ""
     line = script.sourceline or 1
     if "json" in kind:
@@ -112,7 +120,7 @@ def _bibliography(soup: BeautifulSoup, root: Path, html_path: Path) -> tuple[str
     element = soup.find("d-bibliography")
     if element is None:
         return None, "references.bib"
-    source = element.get("src")
+    source = attr_value(element, "src")
     if source:
         path = (root / source).resolve()
         if not path.is_file():
