@@ -1,81 +1,22 @@
 """sphinx_playbook: the Distill article look for Sphinx (extension and HTML theme).
 
-``setup()`` only wires the parts together; each part lives in its own module.
+The wiring is in :mod:`.extension`, imported when Sphinx calls :func:`setup`: the
+worker processes that render math and parse .bib files import parts of this
+package and need none of Sphinx (:mod:`.build.workers`).
 """
 
 from __future__ import annotations
 
-from typing import Any
-from weakref import WeakSet
+from typing import TYPE_CHECKING, Any
 
-from sphinx.application import Sphinx
-from sphinx.util import logging
-
-from .appendix import setup_appendix
-from .build import setup_build
-from .citations import setup_citations
-from .config import add_config_values
-from .directives import setup_directives
-from .images import setup_images
-from .interactive import setup_interactive
-from .math import setup_math
-from .metadata import setup_metadata
-from .theme import setup_theme
-from .transforms import LiftArticleTitle
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
 
 __version__ = "0.1.0"
 
-logger = logging.getLogger(__name__)
-
-#: The applications set up already. Sphinx loads an extension once, but a direct
-#: second call (a conf.py's own ``setup(app)``, say) must not connect everything twice.
-_SET_UP: WeakSet[Sphinx] = WeakSet()
-
-#: Extensions an article needs: MyST for .md sources, sphinx-design components.
-#: pydata-sphinx-theme is not among them: Sphinx loads it as our theme's parent
-#: only when our theme is used, so other themes never meet its page hooks.
-REQUIRED_EXTENSIONS = ("myst_parser", "sphinx_design")
-
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    """Set up the extension and register the theme.
+    """Set up the extension and register the theme (see :func:`.extension.setup`)."""
+    from .extension import setup as set_up
 
-    Sphinx calls it from ``extensions`` (before config-inited) or, when only
-    ``html_theme`` names us, through the ``sphinx.html_themes`` entry point while
-    the builder loads its theme (after config-inited). Calling it again on the
-    same application changes nothing; ``setup_extension`` is a no-op for the
-    extensions an author lists too.
-    """
-    metadata = {
-        "version": __version__,
-        "parallel_read_safe": True,
-        "parallel_write_safe": True,
-        "env_version": 3,  # 3: everything in one PlaybookData (build/state.py)
-    }
-    if app in _SET_UP:
-        return metadata
-    _SET_UP.add(app)
-    config_inited = getattr(app, "builder", None) is not None
-    for extension in REQUIRED_EXTENSIONS:
-        if config_inited and extension == "myst_parser" and ".md" in app.registry.source_suffix:
-            continue  # another extension already reads Markdown
-        app.setup_extension(extension)
-    if config_inited:
-        # Sphinx found the source files before the builder loaded its theme, so
-        # Markdown files can only be read when conf.py lists the extension.
-        logger.info(
-            "sphinx_playbook: loaded through html_theme only; add extensions = "
-            '["sphinx_playbook"] to conf.py to read Markdown (.md) sources.'
-        )
-    add_config_values(app, config_inited=config_inited)
-    setup_build(app)
-    setup_metadata(app)
-    setup_theme(app, config_inited=config_inited)
-    setup_directives(app)
-    setup_images(app)
-    setup_citations(app, config_inited=config_inited)
-    setup_appendix(app)
-    setup_math(app, config_inited=config_inited)
-    setup_interactive(app)
-    app.add_post_transform(LiftArticleTitle)
-    return metadata
+    return set_up(app)

@@ -10,10 +10,12 @@ import jinja2
 import pytest
 from conftest import read_html, sphinx_build
 
+import sphinx_playbook.citations.bibliography as bibliography_module
 import sphinx_playbook.citations.collect as collect_module
 from sphinx_playbook.build import workers
 from sphinx_playbook.build.cache import FOLDER, FORMAT
 from sphinx_playbook.build.templates import _keep_compiled_templates
+from sphinx_playbook.citations.bibliography import parse_and_keep
 
 PAGE_TEMPLATE = """{%% extends "!page.html" %%}
 {%% block body %%}<p class="marker">%s</p>{{ super() }}{%% endblock %%}
@@ -124,10 +126,10 @@ def test_a_cache_folder_of_another_format_is_emptied(make_app, project, tmp_path
 def _recording_bib_parses(monkeypatch) -> list[str]:
     """The .bib files parsed, in a worker or in this process."""
     parsed: list[str] = []
-    submit, read = workers.submit, collect_module.read_bibliography
+    submit, read = workers.submit, bibliography_module.read_bibliography
 
     def recording_submit(app, function, *arguments):
-        if function is collect_module._parse_into_disk_cache:
+        if function is parse_and_keep:
             parsed.append(arguments[0].name)
         return submit(app, function, *arguments)
 
@@ -136,7 +138,7 @@ def _recording_bib_parses(monkeypatch) -> list[str]:
         return read(path)
 
     monkeypatch.setattr(workers, "submit", recording_submit)
-    monkeypatch.setattr(collect_module, "read_bibliography", recording_read)
+    monkeypatch.setattr(bibliography_module, "read_bibliography", recording_read)
     return parsed
 
 

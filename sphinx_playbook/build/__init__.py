@@ -3,21 +3,3 @@
 Everything here goes through Sphinx's public events and APIs; each module's
 docstring names the ones it uses.
 """
-
-from __future__ import annotations
-
-from sphinx.application import Sphinx
-
-from .cache import setup_cache
-from .dependencies import setup_dependencies
-from .state import setup_state
-from .templates import setup_templates
-from .workers import setup_workers
-
-
-def setup_build(app: Sphinx) -> None:
-    setup_state(app)
-    setup_workers(app)
-    setup_cache(app)
-    setup_templates(app)
-    setup_dependencies(app)

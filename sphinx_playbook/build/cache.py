@@ -19,9 +19,10 @@ import pickle
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sphinx.application import Sphinx
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
 
 FOLDER = "playbook-cache"
 #: Bumped when the layout of the folder or of any file in it changes.

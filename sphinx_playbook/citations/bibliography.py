@@ -208,3 +208,14 @@ def read_bibliography(path: Path) -> Bibliography:
             fingerprint=digest,
         )
     return result
+
+
+def parse_and_keep(path: Path, kept: Path | None) -> Bibliography:
+    """``read_bibliography(path)``, pickled to ``kept`` (the build's cache) as well:
+    the work of a worker process (:mod:`..build.workers`)."""
+    from ..build.cache import save_pickle
+
+    bibliography = read_bibliography(path)
+    if kept is not None:
+        save_pickle(kept, bibliography)
+    return bibliography

@@ -20,13 +20,13 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 from ..build import workers
-from ..build.cache import cache_folder, digest, load_pickle, save_pickle
+from ..build.cache import cache_folder, digest, load_pickle
 from ..build.state import PageStore, SiteValue
 from ..config import read_config
 from ..diagnostics import PlaybookWarning, warn
 from ..metadata import page_metadata
 from . import bibliography as bibliography_module
-from .bibliography import Bibliography, Reference, read_bibliography
+from .bibliography import Bibliography, Reference, parse_and_keep, read_bibliography
 from .roles import cite_ref
 
 _CACHE: dict[tuple[Path, int, int], Bibliography] = {}
@@ -81,7 +81,8 @@ def load(path: Path) -> Bibliography:
     if key not in _CACHE:
         pending = _PREFETCHED.pop(key, None)
         if pending is not None:
-            _CACHE[key] = workers.result(pending, _parse_into_disk_cache, path, _disk_cache())
+            kept = _disk_cache_file(path, _disk_cache())
+            _CACHE[key] = workers.result(pending, parse_and_keep, path, kept)
         else:
             _CACHE[key] = _read_through_disk_cache(path)
     return _CACHE[key]
@@ -104,7 +105,8 @@ def prefetch(app: Sphinx, path: Path) -> None:
     if cached is not None:
         _CACHE[key] = cached
     else:
-        _PREFETCHED[key] = workers.submit(app, _parse_into_disk_cache, path, _disk_cache())
+        kept = _disk_cache_file(path, _disk_cache())
+        _PREFETCHED[key] = workers.submit(app, parse_and_keep, path, kept)
 
 
 #: The cache folder of the build (:mod:`..build.cache`), and the files used in it.
@@ -119,7 +121,9 @@ def _disk_cache() -> Path | None:
 def _read_through_disk_cache(path: Path) -> Bibliography:
     """pybtex takes about 0.3 s per 1,000 entries: an unchanged file is parsed once."""
     found = _from_disk_cache(path)
-    return found if found is not None else _parse_into_disk_cache(path, _disk_cache())
+    if found is not None:
+        return found
+    return parse_and_keep(path, _disk_cache_file(path, _disk_cache()))
 
 
 def _disk_cache_file(path: Path, folder: Path | None) -> Path | None:
@@ -140,15 +144,6 @@ def _from_disk_cache(path: Path) -> Bibliography | None:
         return None
     bibliography = load_pickle(stored)
     return bibliography if isinstance(bibliography, Bibliography) else None
-
-
-def _parse_into_disk_cache(path: Path, folder: Path | None) -> Bibliography:
-    """Parse ``path`` and keep the result in ``folder`` (run in a worker process)."""
-    bibliography = read_bibliography(path)
-    stored = _disk_cache_file(path, folder)
-    if stored is not None:
-        save_pickle(stored, bibliography)
-    return bibliography
 
 
 def _prune_disk_cache() -> None:

@@ -1,0 +1,77 @@
+"""``setup()``: wires the parts of sphinx_playbook together; each lives in its own module."""
+
+from __future__ import annotations
+
+from typing import Any
+from weakref import WeakSet
+
+from sphinx.application import Sphinx
+from sphinx.util import logging
+
+from . import __version__
+from .appendix import setup_appendix
+from .build.extension import setup_build
+from .citations.extension import setup_citations
+from .config import add_config_values
+from .directives import setup_directives
+from .images import setup_images
+from .interactive import setup_interactive
+from .math.extension import setup_math
+from .metadata import setup_metadata
+from .theme import setup_theme
+from .transforms import LiftArticleTitle
+
+logger = logging.getLogger(__name__)
+
+#: The applications set up already. Sphinx loads an extension once, but a direct
+#: second call (a conf.py's own ``setup(app)``, say) must not connect everything twice.
+_SET_UP: WeakSet[Sphinx] = WeakSet()
+
+#: Extensions an article needs: MyST for .md sources, sphinx-design components.
+#: pydata-sphinx-theme is not among them: Sphinx loads it as our theme's parent
+#: only when our theme is used, so other themes never meet its page hooks.
+REQUIRED_EXTENSIONS = ("myst_parser", "sphinx_design")
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    """Set up the extension and register the theme.
+
+    Sphinx calls it from ``extensions`` (before config-inited) or, when only
+    ``html_theme`` names us, through the ``sphinx.html_themes`` entry point while
+    the builder loads its theme (after config-inited). Calling it again on the
+    same application changes nothing; ``setup_extension`` is a no-op for the
+    extensions an author lists too.
+    """
+    metadata = {
+        "version": __version__,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+        "env_version": 3,  # 3: everything in one PlaybookData (build/state.py)
+    }
+    if app in _SET_UP:
+        return metadata
+    _SET_UP.add(app)
+    config_inited = getattr(app, "builder", None) is not None
+    for extension in REQUIRED_EXTENSIONS:
+        if config_inited and extension == "myst_parser" and ".md" in app.registry.source_suffix:
+            continue  # another extension already reads Markdown
+        app.setup_extension(extension)
+    if config_inited:
+        # Sphinx found the source files before the builder loaded its theme, so
+        # Markdown files can only be read when conf.py lists the extension.
+        logger.info(
+            "sphinx_playbook: loaded through html_theme only; add extensions = "
+            '["sphinx_playbook"] to conf.py to read Markdown (.md) sources.'
+        )
+    add_config_values(app, config_inited=config_inited)
+    setup_build(app)
+    setup_metadata(app)
+    setup_theme(app, config_inited=config_inited)
+    setup_directives(app)
+    setup_images(app)
+    setup_citations(app, config_inited=config_inited)
+    setup_appendix(app)
+    setup_math(app, config_inited=config_inited)
+    setup_interactive(app)
+    app.add_post_transform(LiftArticleTitle)
+    return metadata

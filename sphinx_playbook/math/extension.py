@@ -1,0 +1,45 @@
+"""The math renderer's wiring into Sphinx.
+
+Kept out of ``__init__.py``: worker processes import this package
+(:mod:`sphinx_playbook.build.workers`) and need none of Sphinx.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from docutils import nodes
+from sphinx.application import Sphinx
+
+from ..config import read_config
+from .assets import write_assets
+from .collect import FORMULAS, formulas_of
+from .html import link_stylesheet, visit_displaymath, visit_math
+from .site import RENDERER, send_page, send_site
+
+
+def _collect(app: Sphinx, doctree: nodes.document) -> None:
+    FORMULAS.of(app.env)[app.env.docname] = formulas_of(doctree)
+    send_page(app, app.env.docname)
+
+
+def _use_renderer(app: Sphinx, config: Any) -> None:
+    if read_config(config).math != "off":
+        config.html_math_renderer = RENDERER
+    elif not config.html_math_renderer:
+        # With two renderers registered Sphinx would pick ours; "off" means Sphinx's own.
+        config.html_math_renderer = "mathjax"
+
+
+def setup_math(app: Sphinx, *, config_inited: bool) -> None:
+    app.add_html_math_renderer(
+        RENDERER, inline_renderers=(visit_math, None), block_renderers=(visit_displaymath, None)
+    )
+    app.connect("doctree-read", _collect)
+    app.connect("env-updated", send_site)
+    app.connect("write-started", write_assets)
+    app.connect("html-page-context", link_stylesheet)
+    if config_inited:
+        _use_renderer(app, app.config)
+    else:
+        app.connect("config-inited", _use_renderer, priority=600)
