@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import multiprocessing
 import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
+import zlib
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import REPO, playbook_warnings, read_html
+from conftest import REPO, playbook_warnings, read_html, sphinx_build
 from fontTools.ttLib import TTFont
 
 import sphinx_playbook.math.assets as assets_module
@@ -204,29 +205,51 @@ def test_pages_carry_rendered_math_and_only_math_pages_link_katex(app):
     assert not any("katex" in href for href in stylesheets(plain))
 
 
-def _version_of(path: Path) -> str:
-    """What a URL's ``?v=`` must say for the browser to fetch a changed file anew."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()[:8]
+def _font_urls(app) -> dict[str, str]:
+    """The fonts the stylesheet names, with the version in each URL."""
+    css = (app.outdir / "_static" / "katex" / "katex.css").read_text(encoding="utf-8")
+    return dict(url.split("?v=") for url in re.findall(r"url\(([^)]+)\)", css))
 
 
 @pytest.mark.sphinx("html", testroot="math", freshenv=True)
 def test_the_stylesheet_names_only_files_that_exist(app):
     app.build()
     css_file = app.outdir / "_static" / "katex" / "katex.css"
-    urls = [
-        url.split("?v=")
-        for url in re.findall(r"url\(([^)]+)\)", css_file.read_text(encoding="utf-8"))
-    ]
+    urls = list(_font_urls(app))
     written = sorted(f"fonts/{font.name}" for font in (css_file.parent / "fonts").glob("*"))
-    assert sorted(url for url, _version in urls) == written, (
-        "one woff2 font per face the site draws with, nothing else"
-    )
-    for url, version in urls:
-        assert version == _version_of(css_file.parent / url), "the version is the file's"
-    urls = [url for url, _version in urls]
+    assert sorted(urls) == written, "one woff2 font per face the site draws with, nothing else"
     assert {"fonts/KaTeX_Main-Regular.woff2", "fonts/KaTeX_AMS-Regular.woff2"} <= set(urls)
     assert len(urls) < 20, "faces no formula draws with are left out"
     assert (css_file.parent / "LICENSE.txt").is_file()
+
+
+def test_a_font_that_changes_changes_its_url(rootdir, tmp_path):
+    """A browser that has a font keeps it until its URL changes: a formula that draws
+    a new glyph gives that font a new ``?v=``, and so the stylesheet a new checksum;
+    the other fonts keep theirs. (sphinx-build in processes of their own: Sphinx
+    keeps a file's checksum for the life of the process.)"""
+    source, out = tmp_path / "source", tmp_path / "out"
+    shutil.copytree(rootdir / "test-math", source)
+
+    def build() -> tuple[dict[str, str], bytes, str]:
+        sphinx_build("-q", "-b", "html", str(source), str(out))
+        css = (out / "_static" / "katex" / "katex.css").read_text(encoding="utf-8")
+        urls = dict(url.split("?v=") for url in re.findall(r"url\(([^)]+)\)", css))
+        font = (out / "_static" / "katex" / "fonts" / "KaTeX_Main-Regular.woff2").read_bytes()
+        page = BeautifulSoup((out / "index.html").read_text(encoding="utf-8"), "html.parser")
+        link = page.select_one('link[href^="_static/katex/katex.css"]')["href"]
+        assert link.endswith(f"?v={zlib.crc32(css.encode()):08x}"), "Sphinx's checksum"
+        return urls, font, link
+
+    urls, font, link = build()
+    index = source / "index.md"
+    index.write_text(index.read_text(encoding="utf-8") + "\nAnd $\\Omega$.\n", encoding="utf-8")
+    new_urls, new_font, new_link = build()
+    assert new_font != font, "the font has the new glyph"
+    main, ams = "fonts/KaTeX_Main-Regular.woff2", "fonts/KaTeX_AMS-Regular.woff2"
+    assert new_urls[main] != urls[main]
+    assert new_urls[ams] == urls[ams]
+    assert new_link != link
 
 
 @pytest.mark.sphinx("html", testroot="math", freshenv=True)
@@ -261,10 +284,7 @@ def test_pages_preload_the_fonts_their_formulas_draw_with(app):
     page = read_html(app)
     preloaded = sorted(link["href"] for link in page.select('head link[rel="preload"][as="font"]'))
     assert all(link["crossorigin"] == "anonymous" for link in page.select('link[as="font"]'))
-    written = sorted(
-        f"_static/katex/fonts/{font.name}?v={_version_of(font)}"
-        for font in (app.outdir / "_static" / "katex" / "fonts").glob("*.woff2")
-    )
+    written = sorted(f"_static/katex/{url}?v={version}" for url, version in _font_urls(app).items())
     # The test root's one math page draws with every font the site uses.
     assert preloaded == written
     italic = "_static/katex/fonts/KaTeX_Math-Italic.woff2?v="

@@ -25,7 +25,8 @@ import contextlib
 import multiprocessing
 import os
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, ParamSpec, TypeVar
 
 from sphinx.application import Sphinx
@@ -60,6 +61,11 @@ def sphinx_may_fork(app: Sphinx) -> bool:
     """Whether Sphinx may fork this process now: a -j build (``app.parallel``,
     public) forks its readers and its writers, not in between."""
     return app.parallel > 1 and not _BETWEEN_READING_AND_WRITING[0]
+
+
+def sphinx_forks_writers(app: Sphinx) -> bool:
+    """Whether the pool ends at the end of write-started (a -j build)."""
+    return app.parallel > 1
 
 
 def _pool(app: Sphinx) -> ProcessPoolExecutor | None:
@@ -102,12 +108,11 @@ def submit(
 
 
 def result(future: Future[T], function: Callable[..., T], *args: Any) -> T:
-    """``future``'s result; if its worker died, the work is done again here."""
+    """``future``'s result; if its worker died, or the pool was closed before it
+    ran, the work is done again here."""
     try:
         return future.result()
-    except Exception as error:
-        if type(error).__name__ != "BrokenProcessPool":
-            raise
+    except (BrokenProcessPool, CancelledError):
         close()
         return function(*args)
 
@@ -132,7 +137,7 @@ def _read(app: Sphinx, *args: Any) -> None:
 def _before_writing(app: Sphinx, *args: Any) -> None:
     """Last of the write-started handlers: a -j build forks its writers next."""
     _BETWEEN_READING_AND_WRITING[0] = False
-    if sphinx_may_fork(app):
+    if sphinx_forks_writers(app):
         close()
 
 

@@ -11,7 +11,6 @@ formula draws with is not written at all.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import shutil
 from pathlib import Path
@@ -78,8 +77,8 @@ def write_assets(app: Sphinx, builder: Builder) -> None:
 def _write_fonts(
     app: Sphinx, site: SiteMath, formulas: set[Formula], target: Path, css: str
 ) -> str:
-    """Cut each font to its characters (from the cache, or in the workers); returns
-    the stylesheet naming each font written with its version."""
+    """Cut each font to its characters (from the cache, or in the workers, finished
+    by :func:`write_fonts`); returns the stylesheet naming each font with its version."""
     characters: dict[str, set[str]] = {}
     for formula in sorted(formulas):
         for font, drawn in site.characters(formula).items():
@@ -97,22 +96,31 @@ def _write_fonts(
             continue
         key = digest(KATEX.version, source.name, fontTools.version, code, text)
         wanted[name] = (source, cached / f"{key}.woff2", text)
-    pending = {
-        name: workers.submit(app, subset_font, source, text)
-        for name, (source, kept, text) in wanted.items()
-        if not kept.is_file()
-    }
-    for name, future in pending.items():
-        source, kept, text = wanted[name]
-        write_atomically(kept, workers.result(future, subset_font, source, text))
     for stale in cached.glob("*.woff2"):  # cut for characters no formula draws any more
         if stale not in {kept for _source, kept, _text in wanted.values()}:
             stale.unlink(missing_ok=True)
-    site.font_versions = {}
+    # A font's version is its cache key, which covers everything it is made of: the
+    # stylesheet is final now, while the fonts are cut (the pages need them only
+    # once they are read by a browser, when the build is over).
+    site.font_versions = {name: kept.stem[:8] for name, (_s, kept, _t) in wanted.items()}
+    pending = [
+        (kept, target / name, workers.submit(app, subset_font, source, text), source, text)
+        for name, (source, kept, text) in wanted.items()
+        if not kept.is_file()
+    ]
     for name, (_source, kept, _text) in wanted.items():
-        data = kept.read_bytes()
-        _write_if_changed(target / name, data)
-        site.font_versions[name] = hashlib.sha256(data).hexdigest()[:8]
+        if kept.is_file():
+            _write_if_changed(target / name, kept.read_bytes())
+
+    def finish() -> None:
+        for kept, written, future, source, text in pending:
+            data = workers.result(future, subset_font, source, text)
+            write_atomically(kept, data)
+            _write_if_changed(written, data)
+
+    site.finish_fonts = finish
+    if workers.sphinx_forks_writers(app):  # the pool ends before the writers are forked
+        site.complete_fonts()
 
     def versioned(match: re.Match[str]) -> str:
         quote, url, name = match.groups()
@@ -129,3 +137,11 @@ def _write_if_changed(path: Path, data: bytes) -> None:
     except OSError:
         pass
     write_atomically(path, data)
+
+
+def write_fonts(app: Sphinx) -> list[tuple[str, dict[str, object], str]]:
+    """html-collect-pages (after the pages, before EPUB packs its files): the fonts
+    cut while the pages were written are in place."""
+    if uses_renderer(app.builder):
+        site_math(app).complete_fonts()
+    return []

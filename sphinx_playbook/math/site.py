@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import weakref
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 
@@ -48,6 +48,8 @@ class SiteMath:
     _batches: list[tuple[list[Formula], Future[list[Result]]]] = field(default_factory=list)
     #: Each font file's version, for the URLs that name it (written at write-started).
     font_versions: dict[str, str] = field(default_factory=dict)
+    #: Writes the fonts still being cut in the workers (set at write-started).
+    finish_fonts: Callable[[], None] | None = None
 
     def __post_init__(self) -> None:
         self._key_of = FormulaKeys(self.library, self.macros_json)
@@ -94,6 +96,11 @@ class SiteMath:
             self.collect()
             result = CACHE.get(self.key(formula))
         return result if result is not None else Rendered(None, "the formula was not rendered")
+
+    def complete_fonts(self) -> None:
+        finish, self.finish_fonts = self.finish_fonts, None
+        if finish is not None:
+            finish()
 
     def characters(self, formula: Formula) -> dict[str, str]:
         """What a formula draws, by KaTeX font file."""
