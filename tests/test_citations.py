@@ -387,3 +387,33 @@ def test_a_key_in_one_page_s_bibliography_is_not_another_page_s(make_app, tmp_pa
         f"{src / 'b.md'}:3: WARNING: unknown citation key 'only_a'; add it to a .bib file "
         "or fix the key [playbook.citation]"
     ]
+
+
+def test_book_numbering_leaves_a_key_of_another_page_s_bibliography_unknown(make_app, tmp_path):
+    """Book numbering: ``b`` cites a key only ``a``'s own .bib holds; ``a`` numbers it,
+    ``b`` shows it unknown (no number, a warning) and the build does not fail."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "conf.py").write_text(
+        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\n'
+        'playbook_citation_numbering = "book"\n',
+        encoding="utf-8",
+    )
+    (src / "index.md").write_text("# Book\n\n```{toctree}\na\nb\n```\n", encoding="utf-8")
+    (src / "a.bib").write_text(
+        "@misc{only_a, title={Only in A}, author={Doe, Jane}, year={2020}}\n", encoding="utf-8"
+    )
+    (src / "a.md").write_text(
+        "---\nbibliography: a.bib\n---\n# A\n\nCited {cite}`only_a`.\n", encoding="utf-8"
+    )
+    (src / "b.md").write_text("# B\n\nAlso {cite}`only_a`.\n", encoding="utf-8")
+    app = make_app("html", srcdir=src)
+    app.build()
+    assert [a.get_text() for a in read_html(app, "a").select(".pb-cite__link")] == ["1"]
+    page_b = read_html(app, "b")
+    assert not page_b.select(".pb-cite__link"), "no number, no link"
+    assert "Only in A" not in page_b.select_one(".pb-cite").get_text()
+    assert playbook_warnings(app) == [
+        f"{src / 'b.md'}:3: WARNING: unknown citation key 'only_a'; add it to a .bib file "
+        "or fix the key [playbook.citation]"
+    ]

@@ -116,7 +116,8 @@ class NumberCitations(SphinxPostTransform):
         # pages here: each citation is looked up in its own page's entries (a key
         # in one page's bibliography alone is not another page's).
         references = self._references_of(citations)
-        keys = list(dict.fromkeys(k for n in citations for k in n["keys"] if k in references))
+        resolvable = set(references)
+        keys = list(dict.fromkeys(k for n in citations for k in n["keys"] if k in resolvable))
         html = build_facts(self.env).html
         # The whole book in this one tree: its list closes the tree, wherever the
         # book's list page is, and each citation is linked within the tree.
@@ -131,7 +132,11 @@ class NumberCitations(SphinxPostTransform):
             list_page = docname if joined else book.list_page
         backlinks: dict[str, list[str]] = {key: [] for key in keys}
         for index, node in enumerate(citations, start=1):
-            pairs = [(key, numbers.get(key)) for key in node["keys"]]
+            # A key the page's own .bib files lack has no number here, even where
+            # another page's gave it one in the book's numbering.
+            pairs = [
+                (key, numbers.get(key) if key in resolvable else None) for key in node["keys"]
+            ]
             prefix = ""
             if node["form"] == "t":
                 known = [references[k] for k, n in pairs if n is not None]

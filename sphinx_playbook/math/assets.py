@@ -18,11 +18,13 @@ from pathlib import Path
 from sphinx.application import Sphinx
 from sphinx.builders import Builder
 from sphinx.builders.epub3 import Epub3Builder
+from sphinx.environment import BuildEnvironment
 
 from ..build import workers
 from ..build.cache import cache_folder, digest, write_atomically
+from ..build.state import SiteValue
 from .cache import CACHE
-from .collect import Formula
+from .collect import FORMULAS, Formula
 from .fonts import LEGACY_FONT_SOURCES, subset_font, without_unused_faces
 from .renderers import KATEX, TEMML, Library
 from .site import SiteMath, site_formulas, site_math, uses_renderer
@@ -40,44 +42,77 @@ def stylesheet(library: Library) -> str:
     return f"{library.name}/{library.name}.css"
 
 
-def write_assets(app: Sphinx, builder: Builder) -> None:
-    """write-started: every formula rendered, the cache saved, the files written."""
-    if not uses_renderer(builder):
-        return
+#: What the pages with math link: the stylesheet's bytes and each font's version.
+#: When it changes, every page with math is written again (its ``?v=`` changed).
+LINKED: SiteValue[str] = SiteValue("math_assets", str)
+
+
+def prepare_assets(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """env-get-updated (the last event that can add pages to the write): every
+    formula rendered and the cache saved; the stylesheet made, the fonts started;
+    the pages with math returned when what they link changed."""
+    if not uses_renderer(app.builder):
+        return []
     site = site_math(app)
-    formulas = site_formulas(app.env)
+    formulas = site_formulas(env)
     site.send(sorted(formulas))
     site.collect()
     CACHE.save(keep={site.key(formula) for formula in formulas})
+    site.files, site.font_versions, site.unused_fonts = {}, {}, []
+    if formulas:
+        site.files = _files(app, site, formulas)
+    linked = digest(
+        site.files.get(f"{site.library.name}.css", b""),
+        *sorted(f"{name}={version}" for name, version in site.font_versions.items()),
+    )
+    before = LINKED.get(env)
+    LINKED.set(env, linked)
+    if not before or before == linked:
+        return []
+    return sorted(docname for docname, page in FORMULAS.of(env).items() if page)
+
+
+def write_assets(app: Sphinx, builder: Builder) -> None:
+    """write-started: the files the pages link, in place before the first page."""
+    if not uses_renderer(builder):
+        return
+    site = site_math(app)
     target = Path(builder.outdir, "_static", site.library.name)
-    if not formulas:  # a site without math gets no math files, as a fresh build
+    if not site.files:  # a site without math gets no math files, as a fresh build
         shutil.rmtree(target, ignore_errors=True)
         return
-    epub = isinstance(builder, Epub3Builder)
     if isinstance(builder, Epub3Builder):
         # An EPUB may only hold files of its core media types: woff2 is one Sphinx's
         # table lacks, and there is no .txt (the licence goes into the stylesheet).
         builder.media_types = {**builder.media_types, ".woff2": "font/woff2"}
+    for name, data in site.files.items():
+        _write_if_changed(target / name, data)
+    if workers.sphinx_forks_writers(app):  # the pool ends before the writers are forked
+        site.complete_fonts()
+
+
+def _files(app: Sphinx, site: SiteMath, formulas: set[Formula]) -> dict[str, bytes]:
+    """The files under ``_static/<library>/`` by name; KaTeX's fonts are started."""
     library = site.library
-    target.mkdir(parents=True, exist_ok=True)
     css = LEGACY_FONT_SOURCES.sub("", (library.folder / library.stylesheet).read_text("utf-8"))
     css += _ALIGN_CSS
     licence = (library.folder / "LICENSE").read_text(encoding="utf-8")
-    if epub:
+    files: dict[str, bytes] = {}
+    if app.builder.name.startswith("epub"):
         css = "/*! " + licence.replace("*/", "* /") + " */\n" + css
     else:
-        _write_if_changed(target / "LICENSE.txt", licence.encode())
+        files["LICENSE.txt"] = licence.encode()
     if library is TEMML:
-        _write_if_changed(target / "Temml.woff2", (library.folder / "Temml.woff2").read_bytes())
+        files["Temml.woff2"] = (library.folder / "Temml.woff2").read_bytes()
+        site.font_versions = {}
     else:
-        css = _write_fonts(app, site, formulas, target / "fonts", css)
-    _write_if_changed(target / f"{library.name}.css", css.encode())
+        css = _start_fonts(app, site, formulas, css)
+    files[f"{library.name}.css"] = css.encode()
+    return files
 
 
-def _write_fonts(
-    app: Sphinx, site: SiteMath, formulas: set[Formula], target: Path, css: str
-) -> str:
-    """Cut each font to its characters (from the cache, or in the workers, finished
+def _start_fonts(app: Sphinx, site: SiteMath, formulas: set[Formula], css: str) -> str:
+    """Cut each font to its characters (from the cache, or in the workers, written
     by :func:`write_fonts`); returns the stylesheet naming each font with its version."""
     characters: dict[str, set[str]] = {}
     for formula in sorted(formulas):
@@ -86,13 +121,14 @@ def _write_fonts(
     import fontTools
 
     cached = cache_folder(app.doctreedir) / "fonts"
+    target = Path(app.builder.outdir, "_static", site.library.name, "fonts")
     code = _SUBSET_CODE.read_bytes()
     wanted: dict[str, tuple[Path, Path, str]] = {}
     for source in sorted((KATEX.folder / "fonts").glob("*.ttf")):
         name = f"{source.stem}.woff2"
         text = "".join(sorted(characters.get(name, ())))
         if not text:
-            (target / name).unlink(missing_ok=True)
+            site.unused_fonts.append(target / name)
             continue
         key = digest(KATEX.version, source.name, fontTools.version, code, text)
         wanted[name] = (source, cached / f"{key}.woff2", text)
@@ -108,19 +144,19 @@ def _write_fonts(
         for name, (source, kept, text) in wanted.items()
         if not kept.is_file()
     ]
-    for name, (_source, kept, _text) in wanted.items():
-        if kept.is_file():
-            _write_if_changed(target / name, kept.read_bytes())
 
     def finish() -> None:
+        for unused in site.unused_fonts:
+            unused.unlink(missing_ok=True)
+        for name, (_source, kept, _text) in wanted.items():
+            if kept.is_file():
+                _write_if_changed(target / name, kept.read_bytes())
         for kept, written, future, source, text in pending:
             data = workers.result(future, subset_font, source, text)
             write_atomically(kept, data)
             _write_if_changed(written, data)
 
     site.finish_fonts = finish
-    if workers.sphinx_forks_writers(app):  # the pool ends before the writers are forked
-        site.complete_fonts()
 
     def versioned(match: re.Match[str]) -> str:
         quote, url, name = match.groups()

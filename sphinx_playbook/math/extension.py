@@ -12,7 +12,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 
 from ..config import read_config
-from .assets import write_assets, write_fonts
+from .assets import prepare_assets, write_assets, write_fonts
 from .collect import FORMULAS, formulas_of
 from .html import link_stylesheet, visit_displaymath, visit_math
 from .site import RENDERER, send_page, send_site
@@ -37,6 +37,7 @@ def setup_math(app: Sphinx, *, config_inited: bool) -> None:
     )
     app.connect("doctree-read", _collect)
     app.connect("env-updated", send_site)
+    app.connect("env-get-updated", prepare_assets)
     app.connect("write-started", write_assets)
     app.connect("html-collect-pages", write_fonts)
     app.connect("html-page-context", link_stylesheet)

@@ -15,6 +15,7 @@ import weakref
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from sphinx.application import Sphinx
 from sphinx.builders import Builder
@@ -48,7 +49,11 @@ class SiteMath:
     _batches: list[tuple[list[Formula], Future[list[Result]]]] = field(default_factory=list)
     #: Each font file's version, for the URLs that name it (written at write-started).
     font_versions: dict[str, str] = field(default_factory=dict)
-    #: Writes the fonts still being cut in the workers (set at write-started).
+    #: The files under ``_static/<library>/`` the pages link, by name.
+    files: dict[str, bytes] = field(default_factory=dict)
+    #: Fonts no formula draws with any more, removed with the fonts written.
+    unused_fonts: list[Path] = field(default_factory=list)
+    #: Writes the fonts, some cut in the workers meanwhile.
     finish_fonts: Callable[[], None] | None = None
 
     def __post_init__(self) -> None:
