@@ -10,6 +10,7 @@ from sphinx.application import Sphinx
 
 from .cache import setup_cache
 from .dependencies import setup_dependencies
+from .leftovers import setup_leftovers
 from .memory import setup_memory
 from .state import setup_state
 from .templates import setup_templates
@@ -22,4 +23,5 @@ def setup_build(app: Sphinx) -> None:
     setup_cache(app)
     setup_templates(app)
     setup_dependencies(app)
+    setup_leftovers(app)
     setup_memory(app)

@@ -45,7 +45,7 @@ TRACEBACK = "Traceback (most recent call last)"
 #: Written by Sphinx beside ``.buildinfo`` when the configuration changed: not output.
 NOT_COMPARED = (".doctrees", ".buildinfo.bak")
 SPHINX_OWN = {
-    "leftover": "output of a removed page or image: Sphinx never deletes output",
+    "leftover": "output of a removed page or image: plain Sphinx never deletes output",
     "searchindex": (
         "searchindex.js keeps the words no longer on any page (a removed page, a renamed "
         'title or heading) as "word":[]'
@@ -385,8 +385,11 @@ class Session:
                 "the build failed:\n" + "\n\n".join(b.describe() for b in failed),
             )
             return result
+        # sphinx_playbook deletes what a removed page or image leaves (plain Sphinx
+        # does not): only the baseline is allowed its leftovers.
+        leftovers = self.leftovers() if not self.ours else frozenset()
         result.differences, result.tolerated = compare(
-            self.out, fresh_root / "out", leftovers=self.leftovers(), strict=self.strict
+            self.out, fresh_root / "out", leftovers=leftovers, strict=self.strict
         )
         if result.differences:
             leaks = path_leaks(

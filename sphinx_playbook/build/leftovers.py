@@ -1,0 +1,76 @@
+"""What a removed page or image leaves on the site goes with it.
+
+Sphinx never deletes what it wrote: a page removed from the sources (or renamed)
+stays on the site, reachable by old links and search engines and stale for ever,
+and so do its copied source and the images no page shows any more. A fresh
+build has none of them. For the HTML builders:
+
+- ``env-get-outdated`` names the removed pages: each one's output file
+  (``builder.get_outfilename``) and copied source (``_sources/``) are deleted;
+- at ``env-get-updated`` the images Sphinx copied for the environment's pages
+  (``env.images``: each file's name under ``builder.imagedir``) are compared with
+  the last build's, and the names no page uses any more are deleted. Only those:
+  other extensions write into the same folder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sphinx.application import Sphinx
+from sphinx.builders.html import StandaloneHTMLBuilder
+from sphinx.environment import BuildEnvironment
+
+from .state import SiteValue
+
+#: The names under ``_images/`` of the environment's images, at the last build.
+IMAGES: SiteValue[frozenset[str]] = SiteValue("copied_images", frozenset)
+
+
+def _remove(path: Path, outdir: Path) -> None:
+    """Delete a file, and the folders it leaves empty below ``outdir`` (dirhtml's)."""
+    path.unlink(missing_ok=True)
+    folder = path.parent
+    while folder != outdir and outdir in folder.parents:
+        try:
+            folder.rmdir()
+        except OSError:  # not empty
+            return
+        folder = folder.parent
+
+
+def remove_pages(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    builder = app.builder
+    if not removed or not isinstance(builder, StandaloneHTMLBuilder):
+        return []
+    outdir = Path(builder.outdir).resolve()
+    sources = outdir / "_sources"
+    for docname in removed - added:
+        page = Path(builder.get_outfilename(docname)).resolve()
+        if page.is_file() and page.is_relative_to(outdir):
+            _remove(page, outdir)
+        for suffix in app.config.source_suffix:
+            for copied in (f"{docname}{suffix}.txt", f"{docname}{suffix}"):
+                _remove(sources / copied, outdir)
+    return []
+
+
+def remove_images(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """env-get-updated (the images are known, the environment not yet pickled)."""
+    builder = app.builder
+    if not isinstance(builder, StandaloneHTMLBuilder):
+        return []
+    now = frozenset(name for _docnames, name in env.images.values())
+    before = IMAGES.get(env)
+    IMAGES.set(env, now)
+    folder = Path(builder.outdir, builder.imagedir)
+    for name in before - now:
+        (folder / name).unlink(missing_ok=True)
+    return []
+
+
+def setup_leftovers(app: Sphinx) -> None:
+    app.connect("env-get-outdated", remove_pages)
+    app.connect("env-get-updated", remove_images)

@@ -1,0 +1,61 @@
+"""A removed page or image leaves nothing on the site, as a fresh build would."""
+
+from __future__ import annotations
+
+import shutil
+import struct
+import zlib
+from pathlib import Path
+
+import pytest
+from conftest import sphinx_build
+
+
+def _png(width: int, height: int) -> bytes:
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        checksum = struct.pack(">I", zlib.crc32(kind + data))
+        return struct.pack(">I", len(data)) + kind + data + checksum
+
+    raw = b"".join(b"\0" + b"\xff\xff\xff" * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    chunks = chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+    return b"\x89PNG\r\n\x1a\n" + chunks
+
+
+def _files(folder: Path) -> set[str]:
+    return {
+        path.relative_to(folder).as_posix()
+        for path in folder.rglob("*")
+        if path.is_file() and ".doctrees" not in path.parts and path.name != ".buildinfo.bak"
+    }
+
+
+@pytest.mark.parametrize("builder", ["html", "dirhtml"])
+def test_a_removed_page_and_image_leave_nothing_behind(tmp_path, builder):
+    source = tmp_path / "source"
+    (source / "part").mkdir(parents=True)
+    (source / "conf.py").write_text(
+        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\n', encoding="utf-8"
+    )
+    (source / "index.md").write_text(
+        "# Book\n\n```{toctree}\nkept\npart/gone\n```\n", encoding="utf-8"
+    )
+    (source / "kept.md").write_text("# Kept\n\n![A dot](dot.png)\n", encoding="utf-8")
+    (source / "part" / "gone.md").write_text("# Gone\n\nText.\n", encoding="utf-8")
+    (source / "dot.png").write_bytes(_png(4, 3))
+    out = tmp_path / "out"
+    sphinx_build("-q", "-b", builder, str(source), str(out))
+    before = _files(out)
+    page = "part/gone/index.html" if builder == "dirhtml" else "part/gone.html"
+    assert {page, "_sources/part/gone.md.txt", "_images/dot.png"} <= before
+
+    (source / "part" / "gone.md").unlink()
+    (source / "index.md").write_text("# Book\n\n```{toctree}\nkept\n```\n", encoding="utf-8")
+    (source / "kept.md").write_text("# Kept\n\nNo image now.\n", encoding="utf-8")
+    sphinx_build("-q", "-b", builder, str(source), str(out))
+    fresh = tmp_path / "fresh"
+    shutil.copytree(source, tmp_path / "fresh-source")
+    sphinx_build("-q", "-b", builder, str(tmp_path / "fresh-source"), str(fresh))
+    assert _files(out) == _files(fresh)
+    assert not (out / "part").exists(), "the removed page's folders went with it"
+    assert not (out / "_sources" / "part").exists()
