@@ -75,8 +75,13 @@ def _pool(app: Sphinx) -> ProcessPoolExecutor | None:
         return None
     if not _POOL:
         try:
+            # One worker beside a serial build, which reads on the other core
+            # meanwhile (a second would pay its start and its engine's warm-up for
+            # little); two between a -j build's reading and writing, when this
+            # process only waits.
+            workers = min(2, usable_cores()) if app.parallel > 1 else 1
             pool = ProcessPoolExecutor(
-                max_workers=min(2, usable_cores()),
+                max_workers=workers,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_lower_priority,
             )
