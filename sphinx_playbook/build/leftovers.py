@@ -7,6 +7,11 @@ build has none of them. For the HTML builders:
 
 - ``env-get-outdated`` names the removed pages: each one's output file
   (``builder.get_outfilename``) and copied source (``_sources/``) are deleted;
+- at ``build-finished`` the search index loses the words of removed text: Sphinx
+  loads the last build's index, drops the pages read again, and keeps each word
+  they alone held with no page (``"word":[]``); a fresh build has no such
+  entry. The index is read and written with Sphinx's own serializer
+  (``sphinx.search.js_index``), so the rest of it is unchanged, byte for byte;
 - at ``env-get-updated`` the images Sphinx copied for the environment's pages
   (``env.images``: each file's name under ``builder.imagedir``) are compared with
   the last build's, and the names no page uses any more are deleted. Only those:
@@ -20,7 +25,9 @@ from pathlib import Path
 from sphinx.application import Sphinx
 from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.environment import BuildEnvironment
+from sphinx.search import js_index
 
+from .cache import write_atomically
 from .state import SiteValue
 
 #: The names under ``_images/`` of the environment's images, at the last build.
@@ -71,6 +78,29 @@ def remove_images(app: Sphinx, env: BuildEnvironment) -> list[str]:
     return []
 
 
+def prune_search_index(app: Sphinx, exception: Exception | None) -> None:
+    builder = app.builder
+    if exception is not None or not isinstance(builder, StandaloneHTMLBuilder):
+        return
+    if builder.indexer is None or builder.indexer_format is not js_index:
+        return
+    path = Path(builder.outdir, builder.searchindex_filename)
+    try:
+        data = js_index.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    pruned = False
+    for key in ("terms", "titleterms"):
+        terms = data.get(key)
+        if isinstance(terms, dict):
+            kept = {word: pages for word, pages in terms.items() if pages != []}
+            pruned = pruned or len(kept) != len(terms)
+            data[key] = kept
+    if pruned:
+        write_atomically(path, js_index.dumps(data).encode("utf-8"))
+
+
 def setup_leftovers(app: Sphinx) -> None:
     app.connect("env-get-outdated", remove_pages)
     app.connect("env-get-updated", remove_images)
+    app.connect("build-finished", prune_search_index)

@@ -17,11 +17,12 @@ What is not compared, and why:
 - nothing under ``.doctrees`` (the doctrees are kept outside the output anyway);
 - ``.buildinfo.bak``: Sphinx's copy of the previous ``.buildinfo``, written by an
   incremental build after a conf.py change (``.buildinfo`` itself is compared);
-- Sphinx's own, named in :data:`SPHINX_OWN` and listed in every report (``strict``
-  turns these into differences): the output of removed pages and images, which
-  Sphinx never deletes, and the empty entries ``"word":[]`` that words no
-  longer on any page (a removed page's, a renamed title's) leave in
-  ``searchindex.js`` (the rest of the index is compared).
+- in the baseline only (plain Sphinx + pydata-sphinx-theme), Sphinx's own
+  differences, named in :data:`SPHINX_OWN` and listed in every report
+  (``strict`` turns these into differences): the output of removed pages and
+  images, which Sphinx never deletes, and the empty entries ``"word":[]`` that
+  words no longer on any page leave in ``searchindex.js``. sphinx_playbook
+  removes both, so its runs are always strict.
 """
 
 from __future__ import annotations
@@ -385,11 +386,14 @@ class Session:
                 "the build failed:\n" + "\n\n".join(b.describe() for b in failed),
             )
             return result
-        # sphinx_playbook deletes what a removed page or image leaves (plain Sphinx
-        # does not): only the baseline is allowed its leftovers.
-        leftovers = self.leftovers() if not self.ours else frozenset()
+        # sphinx_playbook deletes what a removed page or image leaves and prunes the
+        # search index (plain Sphinx does neither): nothing is tolerated but in
+        # the baseline.
         result.differences, result.tolerated = compare(
-            self.out, fresh_root / "out", leftovers=leftovers, strict=self.strict
+            self.out,
+            fresh_root / "out",
+            leftovers=self.leftovers(),
+            strict=self.strict or self.ours,
         )
         if result.differences:
             leaks = path_leaks(
