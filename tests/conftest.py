@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+import struct
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import pytest
@@ -44,3 +46,16 @@ def sphinx_build(*arguments: str) -> None:
         [sys.executable, "-m", "sphinx", *arguments], capture_output=True, text=True, check=False
     )
     assert result.returncode == 0, result.stderr
+
+
+def png(width: int, height: int) -> bytes:
+    """A white PNG of that size, for figures and images in generated projects."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        checksum = struct.pack(">I", zlib.crc32(kind + data))
+        return struct.pack(">I", len(data)) + kind + data + checksum
+
+    rows = b"".join(b"\0" + b"\xff\xff\xff" * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    chunks = chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+    return b"\x89PNG\r\n\x1a\n" + chunks

@@ -361,13 +361,13 @@ def test_book_list_on_a_page_that_cites_nothing_follows_the_book(make_app, tmp_p
     ]
 
 
-def test_a_key_in_one_page_s_bibliography_is_not_another_page_s(make_app, tmp_path):
-    """Page numbering: ``b`` cites a key that only ``a``'s own .bib holds; it stays
-    unknown on ``b`` (a warning at its line, no card) however the pages are read."""
+def _two_pages_a_s_own_bib(tmp_path: Path, conf: str) -> Path:
+    """Pages ``a`` and ``b`` cite ``only_a``, which only ``a``'s own .bib holds."""
     src = tmp_path / "src"
     src.mkdir()
     (src / "conf.py").write_text(
-        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\n', encoding="utf-8"
+        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\n' + conf,
+        encoding="utf-8",
     )
     (src / "index.md").write_text("# Book\n\n```{toctree}\na\nb\n```\n", encoding="utf-8")
     (src / "a.bib").write_text(
@@ -377,6 +377,13 @@ def test_a_key_in_one_page_s_bibliography_is_not_another_page_s(make_app, tmp_pa
         "---\nbibliography: a.bib\n---\n# A\n\nCited {cite}`only_a`.\n", encoding="utf-8"
     )
     (src / "b.md").write_text("# B\n\nAlso {cite}`only_a`.\n", encoding="utf-8")
+    return src
+
+
+def test_a_key_in_one_page_s_bibliography_is_not_another_page_s(make_app, tmp_path):
+    """Page numbering: ``b`` cites a key that only ``a``'s own .bib holds; it stays
+    unknown on ``b`` (a warning at its line, no card) however the pages are read."""
+    src = _two_pages_a_s_own_bib(tmp_path, "")
     app = make_app("html", srcdir=src)
     app.build()
     assert "Only in A" in read_html(app, "a").select_one(".pb-cite").get_text()
@@ -392,21 +399,7 @@ def test_a_key_in_one_page_s_bibliography_is_not_another_page_s(make_app, tmp_pa
 def test_book_numbering_leaves_a_key_of_another_page_s_bibliography_unknown(make_app, tmp_path):
     """Book numbering: ``b`` cites a key only ``a``'s own .bib holds; ``a`` numbers it,
     ``b`` shows it unknown (no number, a warning) and the build does not fail."""
-    src = tmp_path / "src"
-    src.mkdir()
-    (src / "conf.py").write_text(
-        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\n'
-        'playbook_citation_numbering = "book"\n',
-        encoding="utf-8",
-    )
-    (src / "index.md").write_text("# Book\n\n```{toctree}\na\nb\n```\n", encoding="utf-8")
-    (src / "a.bib").write_text(
-        "@misc{only_a, title={Only in A}, author={Doe, Jane}, year={2020}}\n", encoding="utf-8"
-    )
-    (src / "a.md").write_text(
-        "---\nbibliography: a.bib\n---\n# A\n\nCited {cite}`only_a`.\n", encoding="utf-8"
-    )
-    (src / "b.md").write_text("# B\n\nAlso {cite}`only_a`.\n", encoding="utf-8")
+    src = _two_pages_a_s_own_bib(tmp_path, 'playbook_citation_numbering = "book"\n')
     app = make_app("html", srcdir=src)
     app.build()
     assert [a.get_text() for a in read_html(app, "a").select(".pb-cite__link")] == ["1"]

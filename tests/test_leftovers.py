@@ -3,23 +3,10 @@
 from __future__ import annotations
 
 import shutil
-import struct
-import zlib
 from pathlib import Path
 
 import pytest
-from conftest import sphinx_build
-
-
-def _png(width: int, height: int) -> bytes:
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        checksum = struct.pack(">I", zlib.crc32(kind + data))
-        return struct.pack(">I", len(data)) + kind + data + checksum
-
-    raw = b"".join(b"\0" + b"\xff\xff\xff" * width for _ in range(height))
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    chunks = chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
-    return b"\x89PNG\r\n\x1a\n" + chunks
+from conftest import png, sphinx_build
 
 
 def _files(folder: Path) -> set[str]:
@@ -42,7 +29,7 @@ def test_a_removed_page_and_image_leave_nothing_behind(tmp_path, builder):
     )
     (source / "kept.md").write_text("# Kept\n\n![A dot](dot.png)\n", encoding="utf-8")
     (source / "part" / "gone.md").write_text("# Gone\n\nText.\n", encoding="utf-8")
-    (source / "dot.png").write_bytes(_png(4, 3))
+    (source / "dot.png").write_bytes(png(4, 3))
     out = tmp_path / "out"
     sphinx_build("-q", "-b", builder, str(source), str(out))
     before = _files(out)

@@ -11,43 +11,23 @@ grandchild's title and sections in a toctree, the text of a cross-reference
 from __future__ import annotations
 
 import re
-import struct
-import zlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+from conftest import png
 
 from sphinx_playbook.build.dependencies import RECORDS
 
-#: Math by Sphinx's own renderer: the KaTeX stylesheet's ``?v=`` checksum is the math
-#: part's concern, not what a page shows of another page.
+#: Math by Sphinx's own renderer: these builds share a process, where Sphinx keeps
+#: each static file's ``?v=`` checksum from the first build; the math stylesheet's
+#: is checked in processes of their own (test_math.py, test_differential.py).
 CONF = 'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\nplaybook_math = "off"\n'
 
 #: (page, old text, new text): a replacement; (page, None, None): the file is deleted;
 #: (page, None, text): the file is written.
 Edit = tuple[str, str | None, str | None]
-
-
-def _png() -> bytes:
-    """A 1x1 PNG, for figures."""
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return (
-            struct.pack(">I", len(data))
-            + kind
-            + data
-            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-        )
-
-    header = struct.pack(">IIBBBBB", 1, 1, 8, 0, 0, 0, 0)
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", header)
-        + chunk(b"IDAT", zlib.compress(b"\x00\x00"))
-        + chunk(b"IEND", b"")
-    )
 
 
 def _apply(source: Path, edits: Iterable[Edit]) -> None:
@@ -72,7 +52,7 @@ class Book:
         self.source = tmp_path / "source"
         self.source.mkdir()
         (self.source / "conf.py").write_text(CONF + conf, encoding="utf-8")
-        (self.source / "pic.png").write_bytes(_png())
+        (self.source / "pic.png").write_bytes(png(1, 1))
         _apply(self.source, ((name, None, text) for name, text in pages.items()))
         self.builds = 0
 
