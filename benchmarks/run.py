@@ -36,6 +36,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import threading
 import time
@@ -145,6 +146,16 @@ def byte_compile_our_package() -> None:
         compileall.compile_dir(location, quiet=1)
 
 
+def sphinx_build() -> str:
+    """The ``sphinx-build`` script of this interpreter's environment: what authors
+    run. (Not ``python -m sphinx``: a spawned worker process imports the script
+    that started the build, but not a package's ``__main__``, so the two differ.)"""
+    found = shutil.which("sphinx-build", path=sysconfig.get_path("scripts"))
+    if found is None:
+        raise SystemExit("sphinx-build is not installed beside this Python")
+    return found
+
+
 def build(source: Path, out: Path, jobs: int = 1, fresh: bool = True) -> Build:
     """One ``sphinx-build -b html`` in a child process, timed.
 
@@ -153,7 +164,7 @@ def build(source: Path, out: Path, jobs: int = 1, fresh: bool = True) -> Build:
     """
     if fresh and out.exists():
         shutil.rmtree(out)
-    command = [sys.executable, "-m", "sphinx", "-q", "-b", "html", "-j", str(jobs)]
+    command = [sphinx_build(), "-q", "-b", "html", "-j", str(jobs)]
     command += [str(source), str(out)]
     started = time.perf_counter()
     # Not in the invoker's directory: a checkout there would shadow PYTHONPATH's.

@@ -1,9 +1,9 @@
 """Worker processes for our CPU-heavy work, beside Sphinx's single-threaded build.
 
-KaTeX runs in a JavaScript engine, pybtex parses .bib files and fontTools cuts
-fonts: each takes a second or more on a large book and needs nothing from the
-build once it has its input. A :class:`concurrent.futures.ProcessPoolExecutor`
-with the ``spawn`` start method runs them: a fresh interpreter, safe in a
+KaTeX runs in a JavaScript engine and fontTools cuts fonts: each takes a second
+or more on a large book and needs nothing from the build once it has its input.
+A :class:`concurrent.futures.ProcessPoolExecutor` with the ``spawn`` start
+method runs them: a fresh interpreter, safe in a
 process that has threads and on every platform (no ``fork()`` of this process).
 The workers run at a lower priority, so that Sphinx's own reading keeps its core.
 

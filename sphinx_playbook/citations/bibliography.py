@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..urls import is_safe_url
 
-if TYPE_CHECKING:  # pybtex is imported where a file is parsed: often a worker process
+if TYPE_CHECKING:  # pybtex is imported only when a file is parsed: not when cached
     from pybtex.database import Person
 
 #: How many authors a hover card lists before "...".
@@ -212,7 +212,7 @@ def read_bibliography(path: Path) -> Bibliography:
 
 def parse_and_keep(path: Path, kept: Path | None) -> Bibliography:
     """``read_bibliography(path)``, pickled to ``kept`` (the build's cache) as well:
-    the work of a worker process (:mod:`..build.workers`)."""
+    so that the next build reads the entries back instead of parsing them."""
     from ..build.cache import save_pickle
 
     bibliography = read_bibliography(path)

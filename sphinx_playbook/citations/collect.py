@@ -1,5 +1,5 @@
 """Which keys each page cites, in order (read phase), and the entries they point to
-(env-updated: the site's .bib files are parsed in a worker process meanwhile).
+(env-updated, when the .bib files are parsed, or read back from the build's cache).
 
 The entries a page cites are stored with the page in the environment, so the
 write phase (possibly in another process) needs no .bib file, and every .bib a
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import importlib.metadata
-from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,7 +18,6 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
-from ..build import workers
 from ..build.cache import cache_folder, digest, load_pickle
 from ..build.state import PageStore, SiteValue
 from ..config import read_config
@@ -74,39 +72,20 @@ def _version_of(path: Path) -> tuple[Path, int, int] | None:
 
 
 def load(path: Path) -> Bibliography:
-    """Read ``path`` once per process and version of the file."""
+    """Read ``path`` once per process and version of the file.
+
+    It is parsed here, when the citations are resolved (env-updated), not in a
+    worker while the pages are read: the worker is KaTeX's then, and a .bib
+    parse queued before the formulas made the build wait longer (measured on the
+    benchmark's 1,000 entries, docs/performance.md); a real .bib of a hundred
+    entries takes pybtex some 30 ms, and once parsed it is kept in the cache.
+    """
     key = _version_of(path)
     if key is None:
         return read_bibliography(path)
     if key not in _CACHE:
-        pending = _PREFETCHED.pop(key, None)
-        if pending is not None:
-            kept = _disk_cache_file(path, _disk_cache())
-            _CACHE[key] = workers.result(pending, parse_and_keep, path, kept)
-        else:
-            _CACHE[key] = _read_through_disk_cache(path)
+        _CACHE[key] = _read_through_disk_cache(path)
     return _CACHE[key]
-
-
-#: Site .bib files being read in a worker process while Sphinx reads the pages.
-_PREFETCHED: dict[tuple[Path, int, int], Future[Bibliography]] = {}
-
-
-def prefetch(app: Sphinx, path: Path) -> None:
-    """Start reading ``path`` in a worker; :func:`load` collects it.
-
-    pybtex takes 0.3 s per 1,000 entries on a clean build: the pages are read
-    meanwhile. A -j build, whose readers are forked, reads it at env-updated.
-    """
-    key = _version_of(path)
-    if key is None or key in _CACHE or key in _PREFETCHED or workers.sphinx_may_fork(app):
-        return
-    cached = _from_disk_cache(path)
-    if cached is not None:
-        _CACHE[key] = cached
-    else:
-        kept = _disk_cache_file(path, _disk_cache())
-        _PREFETCHED[key] = workers.submit(app, parse_and_keep, path, kept)
 
 
 #: The cache folder of the build (:mod:`..build.cache`), and the files used in it.
@@ -209,8 +188,7 @@ def cited_page(env: BuildEnvironment, docname: str) -> CitedPage | None:
 
 
 def on_builder_inited(app: Sphinx) -> None:
-    """Start reading the site-wide .bib files while the pages are read; they are
-    needed at env-updated."""
+    """A missing site-wide .bib file is reported once, at the start of the build."""
     _DISK_CACHE[:] = [cache_folder(app.doctreedir)]
     _REPORTED.clear()
     _USED.clear()
@@ -221,7 +199,6 @@ def on_builder_inited(app: Sphinx) -> None:
                 PlaybookWarning.CITATION,
             )
             continue
-        prefetch(app, path)
 
 
 def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
