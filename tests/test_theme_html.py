@@ -220,3 +220,20 @@ def test_pygments_css_follows_the_options_and_an_unknown_style_falls_back(app):
     assert f"background: {default_dark}" in rules['html[data-theme="dark"] .highlight']
     (warning,) = playbook_warnings(app)
     assert "[playbook.config]" in warning and "'no-such-style'" in warning
+
+
+def test_links_show_their_address_as_written_and_no_back_to_top_button(make_app, tmp_path):
+    """pydata-sphinx-theme would print a GitHub issue link as "a/b#1" (``shorten_urls``)
+    and add a back-to-top button; an article shows the address its author wrote."""
+    src = tmp_path / "src"
+    src.mkdir()
+    conf = 'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\n'
+    (src / "conf.py").write_text(conf, encoding="utf-8")
+    url = "https://github.com/a/b/issues/1"
+    (src / "index.md").write_text(f"# Links\n\nSee <{url}>.\n", encoding="utf-8")
+    app = make_app("html", srcdir=src, builddir=tmp_path / "build")
+    app.build()
+    page = read_html(app)
+    link = page.select_one(f'article a[href="{url}"]')
+    assert link is not None and link.get_text() == url
+    assert page.select("#pst-back-to-top, .pst-back-to-top") == []

@@ -3,15 +3,16 @@
 Templates live in ``theme/sphinx_playbook/``; each concern has its module:
 ``registration`` (which builds use the theme), ``page_context`` (title block,
 byline, ``<head>`` tags), ``navigation`` (the chapters menu, previous and next
-pages), ``pygments_stylesheet`` (highlighting for both colour modes) and
-``assets`` (per-page pruning).
+pages), ``pygments_stylesheet`` (highlighting for both colour modes),
+``assets`` (the theme's scripts, per-page pruning) and ``parent_static``
+(none of pydata-sphinx-theme's static files in the output).
 """
 
 from __future__ import annotations
 
 from sphinx.application import Sphinx
 
-from .assets import prune_unused_assets
+from .assets import link_script, link_search_scripts, prune_unused_assets
 from .navigation import (
     ChapterGroup,
     ChapterLink,
@@ -21,6 +22,7 @@ from .navigation import (
     update_navigation,
 )
 from .page_context import add_article_to_context, byline_context, format_dates, reference_tags
+from .parent_static import note_linked_files, remove_parent_theme_files
 from .pygments_stylesheet import (
     DARK_STYLE,
     LIGHT_STYLE,
@@ -62,6 +64,7 @@ def setup_theme(app: Sphinx, *, config_inited: bool) -> None:
     else:
         app.connect("config-inited", put_components_first)
     app.connect("builder-inited", link_stylesheet)
+    app.connect("builder-inited", link_script)
     app.connect("doctree-read", note_root_toctrees)
     app.connect("env-updated", update_navigation)
     app.connect("env-updated", format_dates)
@@ -70,3 +73,7 @@ def setup_theme(app: Sphinx, *, config_inited: bool) -> None:
     app.connect("html-page-context", add_menu_to_context)
     app.connect("html-page-context", prune_unused_assets)
     app.connect("html-page-context", replace_pygments_links)
+    app.connect("html-page-context", link_search_scripts)
+    # After every other handler has added or removed the page's assets.
+    app.connect("html-page-context", note_linked_files, priority=900)
+    app.connect("build-finished", remove_parent_theme_files)

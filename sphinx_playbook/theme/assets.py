@@ -1,4 +1,10 @@
-"""Per-page pruning of the stylesheets and scripts a page does not use."""
+"""The theme's scripts, linked through Sphinx, and per-page pruning of the assets a
+page does not use.
+
+Scripts are added with ``app.add_js_file``, so Sphinx writes each link with the
+``?v=<checksum>`` of the file it copied: a browser never runs a cached script
+of an older build.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +15,11 @@ from docutils import nodes
 from sphinx.application import Sphinx
 
 from .registration import uses_playbook_theme
+
+#: The theme's own script, under ``_static``.
+SCRIPT = "scripts/sphinx-playbook.js"
+#: The scripts Sphinx's search page needs besides those of every page.
+SEARCH_SCRIPTS = ("searchtools.js", "language_data.js")
 
 # Assets that extensions add to every page but that only some pages use, keyed by
 # the node class prefix whose presence in the page means "used".
@@ -27,6 +38,21 @@ def _has_class_prefix(doctree: nodes.document, prefix: str) -> bool:
         any(c.startswith(prefix) for c in node["classes"])
         for node in doctree.findall(nodes.Element)
     )
+
+
+def link_script(app: Sphinx) -> None:
+    """``builder-inited``: the theme's script on every page, deferred."""
+    if uses_playbook_theme(app):
+        app.add_js_file(SCRIPT, loading_method="defer")
+
+
+def link_search_scripts(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """``html-page-context``: the search page's scripts, added for that page only."""
+    if templatename == "search.html" and uses_playbook_theme(app):
+        for filename in SEARCH_SCRIPTS:
+            app.add_js_file(filename)
 
 
 def prune_unused_assets(

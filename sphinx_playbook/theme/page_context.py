@@ -16,6 +16,7 @@ from babel.dates import format_date
 from markupsafe import Markup, escape
 from sphinx.application import Sphinx
 from sphinx.builders.html import StandaloneHTMLBuilder
+from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
 
 from ..build.state import SiteValue, build_facts
@@ -125,6 +126,26 @@ def reference_tags(app: Sphinx, docname: str) -> list[str]:
     return tags
 
 
+def _is_default(config: Config, name: str) -> bool:
+    """Whether conf.py (or ``-D``) left ``name`` at the value Sphinx gives it."""
+    default = config.values[name].default
+    return bool(config[name] == (default(config) if callable(default) else default))
+
+
+def untitled_site_title(app: Sphinx) -> str | None:
+    """The root document's title, when conf.py sets neither ``project`` nor
+    ``html_title``: the header and ``<title>`` then read it instead of Sphinx's
+    "Project name not set documentation". None otherwise, or when the root
+    document has no title.
+    """
+    config = app.config
+    if not (_is_default(config, "project") and _is_default(config, "html_title")):
+        return None
+    title = app.env.titles.get(config.root_doc)
+    text = title.astext().strip() if title is not None else ""
+    return text or None
+
+
 def add_article_to_context(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
@@ -132,8 +153,14 @@ def add_article_to_context(
     if not uses_playbook_theme(app):
         return
     context["playbook_icon"] = icon_svg
-    # singlehtml leaves docstitle unset; the header's logo text falls back to it.
-    context["docstitle"] = context.get("docstitle") or app.config.html_title
+    root_title = untitled_site_title(app)
+    if root_title is not None:
+        context["docstitle"] = root_title
+        # The root page's <title> is the site's title once, not "Title — Title".
+        context["playbook_title_is_site"] = pagename == app.config.root_doc
+    else:
+        # singlehtml leaves docstitle unset; the header's logo text falls back to it.
+        context["docstitle"] = context.get("docstitle") or app.config.html_title
     builder = app.builder
     if builder.name in ARTICLE_BUILDERS and isinstance(builder, StandaloneHTMLBuilder):
         context["playbook_page_toc"] = lambda: page_toc_html(builder, pagename)
