@@ -4,9 +4,14 @@ These docs are themselves a playbook book: every setting below is one the
 pages describe, so this file doubles as a working example.
 """
 
+import sys
 from pathlib import Path
 
 import sphinx_playbook
+
+# docs/_ext: config_reference, the extension that writes the Configuration
+# page's tables from the code.
+sys.path.insert(0, str(Path(__file__).parent / "_ext"))
 
 # -- Project ------------------------------------------------------------------
 project = "sphinx_playbook"
@@ -16,13 +21,13 @@ version = release = sphinx_playbook.__version__
 
 # -- The two lines a playbook needs -------------------------------------------
 # Listing sphinx_playbook also loads myst_parser and sphinx_design.
-extensions = ["sphinx_playbook"]
+extensions = ["sphinx_playbook", "config_reference"]
 html_theme = "sphinx_playbook"
 
 # -- MyST ---------------------------------------------------------------------
-# attrs_block: {.l-page} before a block; colon_fence: ::: directives;
-# deflist: definition lists.
-myst_enable_extensions = ["attrs_block", "colon_fence", "deflist"]
+# sphinx_playbook turns on colon_fence (::: directives), attrs_block ({.l-page}
+# before a block) and dollarmath ($x$) itself; this site adds definition lists.
+myst_enable_extensions = ["deflist"]
 myst_heading_anchors = 3
 
 exclude_patterns = ["_build"]
@@ -61,10 +66,3 @@ latex_documents = [
     ("index", "sphinx_playbook.tex", "sphinx\\_playbook", author, "howto"),
 ]
 epub_show_urls = "no"
-# "sphinx-build -b epub docs OUT" keeps its doctrees in OUT/.doctrees, where the
-# EPUB builder finds them and warns that it cannot package them: leave them out.
-epub_exclude_files = [".doctrees/environment.pickle"] + [
-    f".doctrees/{source.stem}.doctree"
-    for source in sorted(Path(__file__).parent.iterdir())
-    if source.suffix in {".md", ".rst"}
-]

@@ -3,7 +3,8 @@
 #   bash scripts/dev.sh docs   build the documentation site into docs/_build/html
 #   bash scripts/dev.sh test   lint and type check, then the whole test suite (unit,
 #                              builders, browser) on Python 3.11 with the newest
-#                              dependencies; the suite without the browser tests on
+#                              dependencies; the wheel installed in a fresh venv
+#                              (scripts/check_wheel.sh); the suite without the browser tests on
 #                              Python 3.12 with the oldest supported ones and on
 #                              Python 3.13 with the newest
 set -euo pipefail
@@ -47,7 +48,7 @@ other_python() {  # other_python VERSION VENV [pip args...]: the non-browser sui
   fi
   echo "Python $version ($interpreter)"
   PYTHON="$interpreter" venv "$dir" "$@"
-  "$dir/bin/python" -m pytest -p no:cacheprovider -q --ignore=tests/browser
+  "$dir/bin/python" -m pytest -p no:cacheprovider -q -n auto --dist loadfile --ignore=tests/browser
 }
 
 need_chromium() {  # the browser tests drive Debian's Chromium through Playwright
@@ -70,7 +71,11 @@ case "${1:-}" in
     venv .venv -e ".[dev]"
     .venv/bin/ruff check sphinx_playbook tests
     .venv/bin/mypy
-    .venv/bin/python -m pytest -p no:cacheprovider
+    # One pytest worker per core; a test file stays on one worker, so the projects
+    # its module-scoped fixtures build are built once.
+    .venv/bin/python -m pytest -p no:cacheprovider -n auto --dist loadfile
+    # The package as users get it: the wheel in a fresh venv builds a new playbook.
+    bash scripts/check_wheel.sh
     # The other Pythons: everything but the browser suite, which checks the
     # theme's CSS and JavaScript, not the Python side. Python 3.12 gets the oldest
     # supported Sphinx and friends, Python 3.13 the newest.

@@ -5,7 +5,9 @@ Updates and corrections, Reuse, in that order, at the end of the article.
 this article" block where it stands instead. :class:`BuildAppendix` runs when
 the page is written, after citations are numbered, and leaves out every empty
 part. In HTML, footnotes become Distill's: a superscript number with a card
-holding the note, and the list of notes in the appendix.
+holding the note, and the list of notes in the appendix. The html and dirhtml
+builders also write the BibTeX entry beside the page (``<page>.bib``) and link
+it for download under the copyable block.
 """
 
 from __future__ import annotations
@@ -13,15 +15,18 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 from typing import Any, ClassVar
+from urllib.parse import quote
 
 from docutils import nodes
 from myst_parser.mocking import MockState
 from sphinx.application import Sphinx
+from sphinx.builders.html import StandaloneHTMLBuilder
+from sphinx.environment import BuildEnvironment
 from sphinx.locale import _
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.nodes import nested_parse_with_titles
 
-from .build.state import build_facts
+from .build.state import build_facts, builder_of
 from .config import read_config
 from .diagnostics import PlaybookWarning, warn
 from .directives.base import OptionSpec, PlaybookDirective, component, find_components
@@ -112,6 +117,58 @@ def visit_fn_card(self: Any, node: fn_card) -> None:
 
 def depart_fn_card(self: Any, node: fn_card) -> None:
     self.body.append("</span>")
+
+
+class bibtex_download(nodes.Inline, nodes.TextElement):
+    """A link to the page's BibTeX file; ``bibtex`` holds what it contains (HTML)."""
+
+
+def visit_bibtex_download(self: Any, node: bibtex_download) -> None:
+    attributes = {"href": node["refuri"], "download": node["download"]}
+    self.body.append(self.starttag(node, "a", "", CLASS="reference download", **attributes))
+
+
+def depart_bibtex_download(self: Any, node: bibtex_download) -> None:
+    self.body.append("</a>")
+
+
+#: The builders that write each page to a file of its own, and a .bib beside it.
+BIBTEX_FILE_BUILDERS = ("html", "dirhtml")
+
+
+def bibtex_file(builder: StandaloneHTMLBuilder, docname: str) -> Path:
+    """``<page>.bib`` beside the page's HTML file (``dir/index.bib`` under dirhtml)."""
+    return Path(builder.get_outfilename(docname)).with_suffix(".bib")
+
+
+def _write_bibtex_file(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """``html-page-context``: write the .bib the page links to, as its block shows it;
+    a page that no longer has one loses its file."""
+    builder = app.builder
+    if builder.name not in BIBTEX_FILE_BUILDERS or doctree is None:
+        return
+    if not isinstance(builder, StandaloneHTMLBuilder) or pagename not in app.env.all_docs:
+        return
+    path = bibtex_file(builder, pagename)
+    link = next(iter(doctree.findall(bibtex_download)), None)
+    if link is None:
+        path.unlink(missing_ok=True)
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(link["bibtex"], encoding="utf-8")
+
+
+def _remove_bibtex_files(
+    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """``env-get-outdated``: a removed page's .bib goes with it (a fresh build has none)."""
+    builder = app.builder
+    if builder.name in BIBTEX_FILE_BUILDERS and isinstance(builder, StandaloneHTMLBuilder):
+        for docname in removed - added:
+            bibtex_file(builder, docname).unlink(missing_ok=True)
+    return []
 
 
 def _titled(title: str, *children: nodes.Node, name: str) -> nodes.section:
@@ -208,8 +265,21 @@ class BuildAppendix(SphinxPostTransform):
         short = nodes.literal_block(citation.short(), citation.short(), classes=["pb-cite-short"])
         short["language"] = "text"
         heading = nodes.paragraph("", _("BibTeX citation"))
-        bibtex = nodes.literal_block(citation.bibtex(), citation.bibtex(), language="bibtex")
-        return [intro, short, heading, bibtex]
+        entry = citation.bibtex()
+        bibtex = nodes.literal_block(entry, entry, language="bibtex")
+        result: list[nodes.Node] = [intro, short, heading, bibtex]
+        builder = builder_of(self.env)
+        if isinstance(builder, StandaloneHTMLBuilder) and builder.name in BIBTEX_FILE_BUILDERS:
+            # The same entry as a file: saved with one click, JavaScript or not.
+            link = bibtex_download(
+                "",
+                _("Download the BibTeX entry (.bib)"),
+                refuri=quote(bibtex_file(builder, docname).name),
+                download=f"{citation.key}.bib",
+                bibtex=entry + "\n",
+            )
+            result.append(nodes.paragraph("", "", link, classes=["pb-cite-download"]))
+        return result
 
     def _updates(self, docname: str) -> nodes.section | None:
         config = read_config(self.config)
@@ -279,5 +349,9 @@ def setup_appendix(app: Sphinx) -> None:
     app.add_directive("citation", CitationDirective)
     app.add_node(fn_group, html=(visit_fn_group, depart_fn_group))
     app.add_node(fn_card, html=(visit_fn_card, depart_fn_card))
+    app.add_node(bibtex_download, html=(visit_bibtex_download, depart_bibtex_download))
+    app.connect("html-page-context", _write_bibtex_file)
+    # Before build/leftovers.py removes the page: dirhtml's folder is then empty, and goes.
+    app.connect("env-get-outdated", _remove_bibtex_files, priority=400)
     app.add_post_transform(BuildAppendix)
     app.connect("builder-inited", _check_repository_url)

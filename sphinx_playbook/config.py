@@ -30,13 +30,20 @@ def _is_optional_string(value: Any) -> bool:
 
 @dataclass(frozen=True)
 class PlaybookConfig:
-    """Site-wide defaults; a page's own front matter always wins."""
+    """Site-wide defaults; a page's own front matter always wins.
+
+    Each field's metadata: ``validate`` checks a value, ``expects`` names what is
+    accepted (in warnings and in the docs' reference table), ``doc`` and
+    ``example`` (a valid value) are what docs/configuration.md shows of it.
+    """
 
     authors: list[dict[str, Any] | str] = field(
         default_factory=list,
         metadata={
             "validate": _is_list_of_mappings_or_strings,
             "expects": "a list of author names or mappings with name, url, orcid, affiliations",
+            "doc": "The *Authors* column of every page whose front matter sets no `authors`.",
+            "example": ["Ada Lovelace", {"name": "Charles Babbage", "affiliations": ["lab"]}],
         },
     )
     affiliations: list[dict[str, Any] | str] = field(
@@ -44,53 +51,120 @@ class PlaybookConfig:
         metadata={
             "validate": _is_list_of_mappings_or_strings,
             "expects": "a list of affiliation names or mappings with id, name, url",
+            "doc": "The *Affiliations* column that goes with those authors, who name one "
+            "by its `id` or its name.",
+            "example": [{"id": "lab", "name": "Analytical Engine Lab"}],
         },
     )
     published: str | None = field(
         default=None,
-        metadata={"validate": _is_optional_string, "expects": "a date such as '2025-02-19'"},
+        metadata={
+            "validate": _is_optional_string,
+            "expects": "a date such as '2025-02-19'",
+            "doc": "The *Published* date of every page that sets none.",
+            "example": "2025-02-19",
+        },
     )
     updated: str | None = field(
         default=None,
-        metadata={"validate": _is_optional_string, "expects": "a date such as '2025-03-01'"},
+        metadata={
+            "validate": _is_optional_string,
+            "expects": "a date such as '2025-03-01'",
+            "doc": "The *Updated* date under it, for every page that sets none.",
+            "example": "2025-03-01",
+        },
     )
     doi: str | None = field(
         default=None,
-        metadata={"validate": _is_optional_string, "expects": "a DOI such as '10.1234/abc'"},
+        metadata={
+            "validate": _is_optional_string,
+            "expects": "a DOI such as '10.1234/abc'",
+            "doc": "The *DOI* column, linked to doi.org, for every page that sets none.",
+            "example": "10.1234/abc",
+        },
     )
     description: str | None = field(
         default=None,
-        metadata={"validate": _is_optional_string, "expects": "a one-sentence string"},
+        metadata={
+            "validate": _is_optional_string,
+            "expects": "a one-sentence string",
+            "doc": "The subtitle under the title, and the description of search results "
+            "and social cards, for every page that sets none.",
+            "example": "What fills the memory, and how to make it fit.",
+        },
     )
     thumbnail: str | None = field(
         default=None,
-        metadata={"validate": _is_optional_string, "expects": "an image path or URL"},
+        metadata={
+            "validate": _is_optional_string,
+            "expects": "an image path or URL",
+            "doc": "The image of social cards (`og:image`, `twitter:image`) for every page "
+            "that sets no `thumbnail`: a path relative to conf.py, copied into `_images/` "
+            "and linked under `html_baseurl` (relative to the page when that is unset), "
+            "or a URL, kept as written.",
+            "example": "images/card.png",
+        },
     )
     license: str | None = field(
         default=None,
-        metadata={"validate": _is_optional_string, "expects": "a licence such as 'CC-BY-4.0'"},
+        metadata={
+            "validate": _is_optional_string,
+            "expects": "a licence such as 'CC-BY-4.0'",
+            "doc": "The appendix's *Reuse* part, for every page without its own `license`.",
+            "example": "CC-BY-4.0",
+        },
     )
     repository_url: str | None = field(
         default=None,
         metadata={
             "validate": _is_optional_string,
             "expects": "the project's repository URL, e.g. 'https://github.com/org/repo'",
+            "doc": "The appendix's *Updates and corrections* links: the repository's "
+            "issues and the page's source.",
+            "example": "https://github.com/org/repo",
         },
     )
     repository_branch: str = field(
         default="main",
-        metadata={"validate": lambda v: isinstance(v, str) and bool(v), "expects": "a branch name"},
+        metadata={
+            "validate": lambda v: isinstance(v, str) and bool(v),
+            "expects": "a branch name",
+            "doc": "The branch those links point at.",
+            "example": "trunk",
+        },
+    )
+    citation_file: str | None = field(
+        default="CITATION.cff",
+        metadata={
+            "validate": _is_optional_string,
+            "expects": "a CITATION.cff path relative to conf.py, or None",
+            "doc": "The Citation File Format file the root article is compared with at "
+            "each build: one `playbook.metadata` warning per title, authors, DOI or date "
+            "that differs. Relative to conf.py; a missing `CITATION.cff` beside conf.py is "
+            "no error, a missing file named here is; `None` compares nothing. A project "
+            "from `sphinx-playbook new` sets `\"../CITATION.cff\"`, the repository root.",
+            "example": "../CITATION.cff",
+        },
     )
     math: str = field(
         default="katex",
         metadata={
             "validate": lambda v: v in ("katex", "mathml", "off"),
             "expects": "'katex', 'mathml' or 'off'",
+            "doc": 'How formulas are drawn: `"katex"`, rendered when the site is built, '
+            "as HTML and MathML; `\"mathml\"`, Temml's MathML Core alone, in the reader's "
+            'own math font; `"off"`, left to Sphinx\'s `html_math_renderer` (MathJax).',
+            "example": "mathml",
         },
     )
     math_display_align: str = field(
         default="left",
-        metadata={"validate": lambda v: v in ("left", "center"), "expects": "'left' or 'center'"},
+        metadata={
+            "validate": lambda v: v in ("left", "center"),
+            "expects": "'left' or 'center'",
+            "doc": "Display formulas at the left with Distill's 1 em indent, or centred.",
+            "example": "center",
+        },
     )
     math_macros: dict[str, str] = field(
         default_factory=dict,
@@ -100,6 +174,8 @@ class PlaybookConfig:
                 and all(isinstance(k, str) and isinstance(x, str) for k, x in v.items())
             ),
             "expects": "a dict of TeX macros, e.g. {'\\\\RR': '\\\\mathbb{R}'}",
+            "doc": "TeX macros every formula of the site can use.",
+            "example": {"\\RR": "\\mathbb{R}"},
         },
     )
     bibfiles: list[str] = field(
@@ -109,15 +185,28 @@ class PlaybookConfig:
                 isinstance(v, list | tuple) and all(isinstance(i, str) for i in v)
             ),
             "expects": "a list of .bib file paths, relative to conf.py",
+            "doc": "The .bib files whose entries every page can cite.",
+            "example": ["references.bib"],
         },
     )
     citations: bool = field(
         default=True,
-        metadata={"validate": lambda v: isinstance(v, bool), "expects": "True or False"},
+        metadata={
+            "validate": lambda v: isinstance(v, bool),
+            "expects": "True or False",
+            "doc": "`False` switches the `cite` roles off, e.g. to use sphinxcontrib.bibtex.",
+            "example": False,
+        },
     )
     citation_numbering: str = field(
         default="page",
-        metadata={"validate": lambda v: v in ("page", "book"), "expects": "'page' or 'book'"},
+        metadata={
+            "validate": lambda v: v in ("page", "book"),
+            "expects": "'page' or 'book'",
+            "doc": '`"page"`: each page numbers its own citations; `"book"`: one '
+            "numbering and one reference list for the whole book.",
+            "example": "book",
+        },
     )
     interactive_libraries: dict[str, str] = field(
         default_factory=lambda: {"plotly": "auto"},
@@ -127,6 +216,10 @@ class PlaybookConfig:
                 and all(isinstance(k, str) and isinstance(x, str) for k, x in v.items())
             ),
             "expects": "a dict of library name to 'auto' or a path, e.g. {'plotly': 'auto'}",
+            "doc": "Where the site's one copy of each library of interactive figures comes "
+            'from: `"auto"` (the installed package: plotly, bokeh) or a path relative to '
+            'the source directory. A library left out is `"auto"` when a package has it.',
+            "example": {"plotly": "auto", "vega": "_vendor/vega.min.js"},
         },
     )
 

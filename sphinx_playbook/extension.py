@@ -11,6 +11,7 @@ from sphinx.util import logging
 from . import __version__
 from .appendix import setup_appendix
 from .build.extension import setup_build
+from .citation_file import setup_citation_file
 from .citations.extension import setup_citations
 from .config import add_config_values
 from .directives import setup_directives
@@ -46,7 +47,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
         "version": __version__,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
-        "env_version": 3,  # 3: everything in one PlaybookData (build/state.py)
+        "env_version": 4,  # 4: thumbnails as source paths, affiliation references resolved
     }
     if app in _SET_UP:
         return metadata
@@ -66,6 +67,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     add_config_values(app, config_inited=config_inited)
     setup_build(app)
     setup_metadata(app)
+    setup_citation_file(app)
     setup_theme(app, config_inited=config_inited)
     setup_directives(app)
     setup_images(app)

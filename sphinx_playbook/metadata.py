@@ -6,24 +6,35 @@ from the source itself. reST documents give the same keys as docinfo fields in
 simple string forms, read before docutils' DocInfo transform reshapes them.
 Both become one validated :class:`ArticleMetadata` per page, stored in the
 environment; conf.py defaults are merged in when a page is written.
+
+A local ``thumbnail`` is an image of the page as far as Sphinx knows: noted in
+``env.images`` and as a dependency when the page is read, handed to the HTML
+builder's images when the page is written (:class:`CopyThumbnail`), so Sphinx
+copies it under ``_images/``, rewrites the page when the file changes, and the
+leftover sweep deletes it once no page uses it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import yaml
 from docutils import nodes
 from docutils.transforms import Transform
 from sphinx.application import Sphinx
+from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.environment import BuildEnvironment
+from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from .build.state import PageStore, SiteValue
+from .build.state import PageStore, SiteValue, build_facts, builder_of
 from .config import read_config
 from .diagnostics import PlaybookWarning, warn
 from .urls import is_safe_url
@@ -119,6 +130,9 @@ class ArticleMetadata:
     doi: str | None = None
     authors: tuple[Author, ...] | None = None
     affiliations: tuple[Affiliation, ...] | None = None
+    #: As read: the text given. In the environment: an external URL as given, or
+    #: a local image's path relative to the source folder (a file that does not
+    #: exist is reported and gives no image, and not conf.py's either).
     thumbnail: str | None = None
     license: str | None = None
     bibliography: tuple[str, ...] = ()
@@ -331,6 +345,41 @@ class _Reader:
             )
         return tuple(result)
 
+    def link_affiliations(
+        self,
+        authors: tuple[Author, ...],
+        affiliations: tuple[Affiliation, ...] | None,
+        line: int | None,
+    ) -> tuple[tuple[Author, ...], tuple[Affiliation, ...]]:
+        """Point each author's references at an affiliation's key, ignoring case.
+
+        A reference is an affiliation's id or name ("lab" finds "Lab"). Without
+        an ``affiliations`` key the references are the affiliations (a short
+        page's shorthand); with one, a reference that matches none is reported,
+        and shown as an affiliation of its own, as written.
+        """
+        known = list(affiliations or ())
+        linked: list[Author] = []
+        for author in authors:
+            keys: list[str] = []
+            for reference in author.affiliations:
+                match = _find_affiliation(reference, known)
+                if match is None:
+                    if affiliations is not None:
+                        self.warn(
+                            f"author {author.name!r}: the affiliation {reference!r} is neither "
+                            "the id nor the name of an affiliation "
+                            f"({_listing(affiliations)}); write one of those, or add "
+                            f"{reference!r} to affiliations (it is shown as written meanwhile)",
+                            line,
+                            "authors",
+                        )
+                    match = Affiliation(key=reference, name=reference)
+                    known.append(match)
+                keys.append(match.key)
+            linked.append(dataclasses.replace(author, affiliations=tuple(dict.fromkeys(keys))))
+        return tuple(linked), tuple(known)
+
     def strings(self, raw: RawField, key: str) -> tuple[str, ...]:
         value = raw.value
         if isinstance(value, str):
@@ -354,8 +403,8 @@ class _Reader:
         affiliations_raw = get("affiliations")
         affiliations = self.affiliations(affiliations_raw) if affiliations_raw else None
         authors = self.authors(authors_raw, "authors") if authors_raw else None
-        if authors is not None:
-            affiliations = _complete_affiliations(authors, affiliations or ())
+        if authors is not None and authors_raw is not None:
+            authors, affiliations = self.link_affiliations(authors, affiliations, authors_raw.line)
         title, description = get("title"), get("description")
         published, updated, doi = get("published"), get("updated"), get("doi")
         thumbnail, license_raw, bibliography = get("thumbnail"), get("license"), get("bibliography")
@@ -374,18 +423,22 @@ class _Reader:
         )
 
 
-def _complete_affiliations(
-    authors: Iterable[Author], affiliations: tuple[Affiliation, ...]
-) -> tuple[Affiliation, ...]:
-    """Add the affiliations that authors name but the list does not define."""
-    known = {a.key for a in affiliations} | {a.name for a in affiliations}
-    extra: list[Affiliation] = []
-    for author in authors:
-        for key in author.affiliations:
-            if key not in known:
-                known.add(key)
-                extra.append(Affiliation(key=key, name=key))
-    return affiliations + tuple(extra)
+def _find_affiliation(reference: str, affiliations: Iterable[Affiliation]) -> Affiliation | None:
+    """The affiliation whose id or name is ``reference``: exactly, else ignoring case."""
+    candidates = list(affiliations)
+    folded = reference.casefold()
+    for same in (lambda text: text == reference, lambda text: text.casefold() == folded):
+        for attribute in ("key", "name"):
+            for affiliation in candidates:
+                if same(getattr(affiliation, attribute)):
+                    return affiliation
+    return None
+
+
+def _listing(affiliations: Iterable[Affiliation]) -> str:
+    """``hf: Hugging Face; EPFL``: what an author may refer to, for a warning."""
+    items = [a.name if a.key == a.name else f"{a.key}: {a.name}" for a in affiliations]
+    return "; ".join(items) if items else "none is defined"
 
 
 def read_metadata(
@@ -595,7 +648,99 @@ def _on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     fields = env.temp_data.pop("playbook_fields", None) or {}
     where = "front matter" if _is_markdown(app, env.docname) else "docinfo"
     meta = read_metadata(fields, env.docname, where)
-    METADATA.of(env)[env.docname] = meta
+    METADATA.of(env)[env.docname] = _note_thumbnail(env, meta, fields.get("thumbnail"), where)
+
+
+# -- thumbnails: images of the page, copied by Sphinx ------------------------------------
+
+
+def is_local(thumbnail: str) -> bool:
+    """A path in the project, not a URL on another site (``https:``, ``//host``)."""
+    parts = urlsplit(thumbnail)
+    return not parts.scheme and not parts.netloc
+
+
+def _note_image(env: BuildEnvironment, relative: str) -> None:
+    """Make ``relative`` (to the source folder) an image of the page being read.
+
+    A dependency even when missing: Sphinx reads the page again until the
+    file exists, so the warning repeats and the image appears once it is there.
+    """
+    absolute = Path(env.srcdir, relative)
+    env.note_dependency(absolute)
+    if absolute.is_file():
+        env.images.add_file(env.docname, relative)
+
+
+def _note_thumbnail(
+    env: BuildEnvironment, meta: ArticleMetadata, raw: RawField | None, where: str
+) -> ArticleMetadata:
+    """Resolve a local thumbnail against the page, as Sphinx resolves image paths."""
+    docname = env.docname
+    if meta.thumbnail is None:
+        default = DEFAULT_METADATA.get(env).thumbnail  # resolved by _on_builder_inited
+        if default and is_local(default):
+            _note_image(env, default)
+        return meta
+    if not is_local(meta.thumbnail):
+        return meta
+    relative, absolute = env.relfn2path(meta.thumbnail, docname)
+    _note_image(env, relative)
+    if not Path(absolute).is_file():
+        warn(
+            f"{where} key 'thumbnail': there is no image {meta.thumbnail!r} (looked for "
+            f"{absolute}); fix the path, relative to this page (or to the source folder "
+            "when it starts with /); the page has no og:image meanwhile",
+            PlaybookWarning.METADATA,
+            (docname, raw.line if raw else None),
+        )
+    return dataclasses.replace(meta, thumbnail=relative)
+
+
+def _default_thumbnail(app: Sphinx, meta: ArticleMetadata) -> ArticleMetadata:
+    """conf.py's local thumbnail, relative to conf.py, as a path from the source folder."""
+    if not meta.thumbnail or not is_local(meta.thumbnail):
+        return meta
+    absolute = Path(app.confdir, meta.thumbnail.lstrip("/"))
+    if not absolute.is_file():
+        warn(
+            f"conf.py: playbook_thumbnail = {meta.thumbnail!r}: there is no such image "
+            f"(looked for {absolute}); fix the path, relative to the folder of conf.py; "
+            "pages without their own thumbnail have no og:image meanwhile",
+            PlaybookWarning.METADATA,
+        )
+    relative = Path(os.path.relpath(absolute, app.srcdir)).as_posix()
+    return dataclasses.replace(meta, thumbnail=relative)
+
+
+class CopyThumbnail(SphinxPostTransform):
+    """Add the page's local thumbnail to the images the HTML builder copies.
+
+    Post-transforms run in the main process, before Sphinx collects the page's
+    own images, also when pages are written in parallel; only for the HTML
+    builders whose pages carry our ``<head>`` tags (not EPUB).
+    """
+
+    default_priority = 900
+    formats = ("html",)
+
+    def is_supported(self) -> bool:
+        builder = builder_of(self.env)
+        return (
+            super().is_supported()
+            and build_facts(self.env).playbook_theme
+            and isinstance(builder, StandaloneHTMLBuilder)
+            and not builder.embedded
+        )
+
+    def run(self, **kwargs: Any) -> None:
+        builder = builder_of(self.env)
+        meta = page_metadata(self.env, self.env.docname)
+        thumbnail = meta.with_defaults(DEFAULT_METADATA.get(self.env)).thumbnail
+        if builder is None or not thumbnail or not is_local(thumbnail):
+            return
+        if thumbnail in self.env.images:
+            builder.images[thumbnail] = self.env.images[thumbnail][1]
 
 
 #: Each page's own metadata (without conf.py defaults).
@@ -613,7 +758,7 @@ def page_metadata(env: BuildEnvironment, docname: str) -> ArticleMetadata:
 
 def _on_builder_inited(app: Sphinx) -> None:
     """conf.py's defaults, validated once per build (warnings name the setting)."""
-    DEFAULT_METADATA.set(app.env, metadata_from_config(app))
+    DEFAULT_METADATA.set(app.env, _default_thumbnail(app, metadata_from_config(app)))
 
 
 def setup_metadata(app: Sphinx) -> None:
@@ -622,3 +767,4 @@ def setup_metadata(app: Sphinx) -> None:
     app.connect("source-read", _on_source_read)
     app.add_transform(ReadDocinfoFields)
     app.connect("doctree-read", _on_doctree_read)
+    app.add_post_transform(CopyThumbnail)

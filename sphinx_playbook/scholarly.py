@@ -7,41 +7,138 @@ appendix (``appendix.py``) and the page's ``<head>`` (``theme``) render it.
 
 from __future__ import annotations
 
+import codecs
+import posixpath
 import re
 from dataclasses import dataclass
 from html import escape
+from typing import cast
+from urllib.parse import quote
 
+import latexcodec  # noqa: F401  (registers "ulatex", the codec pybtex's BibTeX writer uses)
+from pybtex.bibtex.utils import split_tex_string
+from pybtex.database import Person
 from sphinx.application import Sphinx
+from sphinx.builders import Builder
 from sphinx.environment import BuildEnvironment
+from sphinx.util.osutil import relative_uri
 
 from .build.state import builder_of
-from .metadata import DEFAULT_METADATA, ArticleMetadata, Author, page_metadata
+from .metadata import DEFAULT_METADATA, ArticleMetadata, Author, is_local, page_metadata
 from .urls import page_url
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _STOP_WORDS = frozenset({"a", "an", "the", "on", "of", "in", "for", "and", "to"})
+#: What BibTeX calls a name's "Jr" part, recognised after the family name.
+_LINEAGE = frozenset({"Jr", "Jr.", "Sr", "Sr.", "II", "III", "IV"})
+_PARTS = ("first", "middle", "prelast", "last", "lineage")
 
 
-def split_name(name: str) -> tuple[str, str]:
-    """(first, last): ``"Tazi, Nouamane"`` and ``"Nouamane Tazi"`` both give Tazi as last."""
-    if "," in name:
-        last, first = (part.strip() for part in name.split(",", 1))
-        return first, last
-    parts = name.split()
-    return " ".join(parts[:-1]), parts[-1] if parts else name
+@dataclass(frozen=True)
+class PersonName:
+    """An author's name read once: as BibTeX must read it, and as it is cited."""
+
+    #: The parts BibTeX gets (pybtex's reading of what is written in the entry).
+    bibtex: Person
+    #: The parts the short citation and Google Scholar use: the same, except for
+    #: a name with a title after a comma, whose title they leave out.
+    cited: Person
+
+
+def read_name(name: str) -> PersonName:
+    """How a name as written in front matter is split, with pybtex's own parser.
+
+    - ``Ada Lovelace``, ``Ludwig van Beethoven``: First von Last, BibTeX's reading;
+    - ``Martin Luther King Jr.`` or ``Martin Luther King, Jr.``: the same, with the
+      last word a lineage (Jr., Sr., II, III, IV);
+    - ``Tazi, Nouamane``, ``van Rossum, Guido``, ``King, Jr., Martin Luther``: a
+      comma after a family name (a part with no first name in BibTeX's reading);
+    - any other comma follows a full name: ``Ada Lovelace, Countess of Lovelace``,
+      ``Jane Doe, PhD``. What comes after it is a title, not a first name: the
+      whole name is one braced token in the BibTeX, so no style splits it, and
+      citations name the person before the comma (Lovelace).
+    """
+    name = _balanced(name)
+    parts = split_tex_string(name, ",")
+    before = Person(parts[0] if parts else "")
+    if len(parts) <= 1:
+        words = split_tex_string(name)
+        if len(words) > 1 and words[-1] in _LINEAGE:
+            person = _with_lineage(Person(" ".join(words[:-1])), words[-1])
+        else:
+            person = before
+    elif len(parts) == 2 and parts[1] in _LINEAGE:
+        person = _with_lineage(before, parts[1])
+    elif not before.first_names and (len(parts) == 2 or parts[1] in _LINEAGE):
+        person = Person(name)
+    else:
+        return PersonName(bibtex=Person(last=f"{{{name}}}"), cited=before)
+    if not any(getattr(person, f"{part}_names") for part in _PARTS):
+        # No word BibTeX calls a name ("~", ","): kept, braced, so the field holds.
+        return PersonName(bibtex=Person(last=f"{{{name}}}"), cited=person)
+    return PersonName(bibtex=person, cited=person)
+
+
+def _balanced(name: str) -> str:
+    """The name, without its braces unless they pair up (BibTeX's grouping: a
+    stray one would end the field; pybtex's ``check_braces`` misses a "}" first)."""
+    depth = 0
+    for char in name:
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth < 0:
+            break
+    return name if depth == 0 else name.replace("{", "").replace("}", "")
+
+
+def _with_lineage(person: Person, lineage: str) -> Person:
+    parts = {part: " ".join(getattr(person, f"{part}_names")) for part in _PARTS[:-1]}
+    return Person(**parts, lineage=lineage)
+
+
+def _plain(names: list[str]) -> str:
+    """Name words as a reader sees them: BibTeX's grouping braces are not shown."""
+    return " ".join(names).replace("{", "").replace("}", "")
+
+
+def bibtex_name(author: Author) -> str:
+    """One person of a BibTeX ``author`` field, as pybtex's writer formats it:
+    ``von Last, Jr, First``, each word encoded with the writer's codec (``\\_``,
+    ``\\&``...), braced when BibTeX would split it (a group's name, a title)."""
+    if author.organization:
+        person = Person(last=f"{{{_balanced(author.name)}}}")
+    else:
+        person = read_name(author.name).bibtex
+    encoded = {
+        part: " ".join(_bibtex_word(word) for word in getattr(person, f"{part}_names"))
+        for part in _PARTS
+    }
+    return str(Person(**encoded))
+
+
+def _bibtex_word(word: str) -> str:
+    text = cast(str, codecs.encode(word, "ulatex+utf8"))
+    # "and" separates people; a space (from an encoded "~") separates words.
+    if text.lower() == "and" or len(split_tex_string(text)) > 1:
+        return f"{{{text}}}"
+    return text
 
 
 def family_name(author: Author) -> str:
     """What a short citation names: the last name, or a group's whole name."""
-    return author.name if author.organization else split_name(author.name)[1]
+    if author.organization:
+        return author.name
+    return _plain(read_name(author.name).cited.last_names) or author.name
 
 
 def scholar_name(author: Author) -> str:
-    """Google Scholar's ``Last, First``; a group's name as written."""
+    """Google Scholar's ``von Last, First`` (``, Jr.`` after); a group's name as written."""
     if author.organization:
         return author.name
-    first, last = split_name(author.name)
-    return f"{last}, {first}" if first else last
+    person = read_name(author.name).cited
+    last = _plain(person.prelast_names + person.last_names)
+    names = [last, _plain(person.first_names + person.middle_names)]
+    names.append(_plain(person.lineage_names))
+    return ", ".join(part for part in names if part) or author.name
 
 
 @dataclass(frozen=True)
@@ -80,13 +177,10 @@ class ArticleCitation:
         return f'{names}"{self.title}", {self.year}.'
 
     def bibtex(self) -> str:
+        """A ``@misc`` entry; the people written by pybtex, read back the same."""
         lines = [f"@misc{{{self.key},", f"  title = {{{_bib(self.title)}}},"]
         if self.authors:
-            # A group in braces: BibTeX then never reads it as "First von Last".
-            people = " and ".join(
-                f"{{{_bib(a.name)}}}" if a.organization else _bib(scholar_name(a))
-                for a in self.authors
-            )
+            people = " and ".join(bibtex_name(author) for author in self.authors)
             lines.append(f"  author = {{{people}}},")
         lines.append(f"  year = {{{self.year}}},")
         if self.url:
@@ -170,7 +264,7 @@ def head_tags(app: Sphinx, docname: str, reference_tags: list[str]) -> str:
             tags.append(("name", "description", meta.description))
         if url:
             tags.append(("property", "og:url", url))
-        image = _absolute(meta.thumbnail, env.config.html_baseurl)
+        image = thumbnail_url(app.builder, docname, meta.thumbnail)
         if image:
             tags.append(("property", "og:image", image))
         tags.append(("name", "twitter:card", "summary_large_image" if image else "summary"))
@@ -185,9 +279,20 @@ def head_tags(app: Sphinx, docname: str, reference_tags: list[str]) -> str:
     )
 
 
-def _absolute(path: str | None, base: str) -> str | None:
-    if not path:
+def thumbnail_url(builder: Builder, docname: str, thumbnail: str | None) -> str | None:
+    """Where the page's thumbnail is: an external URL as given; a local image where
+    Sphinx copied it (``metadata.CopyThumbnail``), under ``html_baseurl`` when it is
+    set (Open Graph wants an absolute URL), else relative to the page; None when
+    there is no image to show."""
+    if not thumbnail:
         return None
-    if "://" in path or not base:
-        return path
-    return base.rstrip("/") + "/" + path.lstrip("/")
+    if not is_local(thumbnail):
+        return thumbnail
+    name = builder.images.get(thumbnail)
+    if name is None:
+        return None  # the file is missing, or this builder copies no images
+    path = posixpath.join(builder.imagedir, quote(name))
+    base = builder.config.html_baseurl
+    if base:
+        return posixpath.join(base, path)
+    return relative_uri(builder.get_target_uri(docname), path)

@@ -96,7 +96,7 @@ def test_scholar_and_social_tags(app):
     assert values("property", "og:title") == ["Citations"]
     assert values("property", "og:description") == ["A page that cites."]
     assert values("property", "og:url") == ["https://example.org/book/index.html"]
-    assert values("property", "og:image") == ["https://example.org/book/images/card.png"]
+    assert values("property", "og:image") == ["https://example.org/book/_images/card.png"]
     assert values("name", "twitter:card") == ["summary_large_image"]
     canonical = head.find("link", rel="canonical")
     assert canonical["href"] == "https://example.org/book/index.html"

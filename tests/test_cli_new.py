@@ -1,117 +1,256 @@
-"""``sphinx-playbook new``: the scaffold builds with -W under four builders, shows each
-building block once, and its CI and Read the Docs files are valid."""
+"""``sphinx-playbook new``: the book in a folder of its own, the repository's files beside
+it (README, requirements, CI with GitHub Pages, Read the Docs, CITATION.cff,
+.gitignore), the requirement that reproduces this install; ``--version``, and the
+release workflow that checks a tag against that version.
+
+The builds of the scaffold, and what its pages show, are in test_scaffold_builds.py."""
 
 from __future__ import annotations
 
 import datetime
 import io
+import json
+import os
+import shlex
+import subprocess
+import sys
+from importlib import metadata
 from pathlib import Path
 
 import pytest
 import yaml
-from bs4 import BeautifulSoup
-from sphinx.cmd.build import build_main
+from conftest import REPO
+from packaging.requirements import Requirement
 
+from sphinx_playbook import __version__
 from sphinx_playbook.cli import main
 from sphinx_playbook.cli.new import create_project
+from sphinx_playbook.cli.requirement import requirement_lines
 
-BUILDERS = ("html", "dirhtml", "latex", "epub")
-TODAY = datetime.date.today()
+ROOT_FILES = {
+    "README.md", "requirements.txt", ".readthedocs.yaml", ".github/workflows/build.yml",
+    ".gitignore", "CITATION.cff",
+}  # fmt: skip
+BOOK_FILES = {"conf.py", "references.bib", "images/band.png"}
+
+
+def _files(folder: Path) -> set[str]:
+    return {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
 
 
 @pytest.fixture(scope="module")
-def projects(tmp_path_factory) -> dict[str, dict]:
-    """One MyST and one reST project, each built once per builder."""
-    results = {}
-    for source_format in ("md", "rst"):
-        root = tmp_path_factory.mktemp(f"new-{source_format}") / "book"
-        code = main(
-            [
-                "new", str(root), "--title", "Training on one GPU", "--author", "Ada Lovelace",
-                "--author", "Charles Babbage", "--affiliation", "Analytical Engine Lab",
-                "--format", source_format,
-            ]
-        )  # fmt: skip
-        builds = {}
-        for builder in BUILDERS:
-            doctrees = root / "_build" / f"doctrees-{builder}"
-            arguments = ["-W", "-q", "-b", builder, "-d", str(doctrees)]
-            builds[builder] = build_main([*arguments, str(root), str(root / "_build" / builder)])
-        results[source_format] = {"root": root, "code": code, "builds": builds}
-    return results
+def generated(tmp_path_factory) -> tuple[Path, str]:
+    root = tmp_path_factory.mktemp("new") / "my playbook"
+    stdout = io.StringIO()
+    create_project(
+        root, title="Training on one GPU", authors=["Ada Lovelace", "Ludwig van Beethoven"],
+        affiliation="Analytical Engine Lab", stdout=stdout, today=datetime.date(2025, 2, 19),
+    )  # fmt: skip
+    return root, stdout.getvalue()
 
 
-def _page(root: Path, name: str = "index") -> BeautifulSoup:
-    return BeautifulSoup((root / "_build" / "html" / f"{name}.html").read_text(), "html.parser")
+def test_version_is_the_package_version():
+    """The installed command, as a user runs it."""
+    command = Path(sys.executable).with_name("sphinx-playbook")
+    result = subprocess.run([command, "--version"], capture_output=True, text=True, check=False)
+    assert (result.returncode, result.stdout) == (0, f"sphinx-playbook {__version__}\n")
 
 
-@pytest.mark.parametrize("source_format", ["md", "rst"])
-@pytest.mark.parametrize("builder", BUILDERS)
-def test_scaffold_builds_with_W(projects, source_format, builder):
-    assert projects[source_format]["code"] == 0
-    assert projects[source_format]["builds"][builder] == 0
+RELEASE = REPO / ".github" / "workflows" / "release.yml"
 
 
-@pytest.mark.parametrize("source_format", ["md", "rst"])
-def test_front_matter_from_the_options(projects, source_format):
-    page = _page(projects[source_format]["root"])
-    assert " ".join(page.select_one(".pb-title-block h1").get_text().split()) == (
-        "Training on one GPU"
-    )
-    byline = page.select_one(".pb-byline")
-    text = " ".join(byline.get_text().split())
-    assert "Ada Lovelace" in text and "Charles Babbage" in text
-    assert "Analytical Engine Lab" in text
-    assert byline.select_one("time")["datetime"].startswith(TODAY.isoformat())
+def test_release_runs_on_version_tags_and_publishes_with_trusted_publishing():
+    workflow = yaml.safe_load(RELEASE.read_text())
+    assert workflow.get("on", workflow.get(True)) == {"push": {"tags": ["v*"]}}
+    assert workflow["permissions"] == {"contents": "read"}
+    dist, publish = workflow["jobs"]["dist"], workflow["jobs"]["publish"]
+    assert "bash scripts/check_wheel.sh dist" in [step.get("run") for step in dist["steps"]]
+    assert (REPO / "scripts" / "check_wheel.sh").is_file()
+    assert publish["needs"] == "dist"
+    assert publish["permissions"] == {"id-token": "write"}
+    assert [step["uses"].split("@")[0] for step in publish["steps"]] == [
+        "actions/download-artifact", "pypa/gh-action-pypi-publish"
+    ]  # fmt: skip
+    assert "with" not in publish["steps"][-1]  # the default index, and no stored token
 
 
-@pytest.mark.parametrize("source_format", ["md", "rst"])
-def test_each_building_block_once(projects, source_format):
-    body = _page(projects[source_format]["root"]).select_one(".pb-body")
-    assert len(body.select("aside.pb-aside")) == 1
-    assert len(body.select(".pb-side-by-side")) == 1
-    assert len(body.select(".pb-side-by-side div.highlight")) == 2
-    assert len(body.select(".pb-wide-image img")) == 1
-    assert len(body.select(".l-page")) == 1
-    legends = [" ".join(c.get_text().split()) for c in body.select("figcaption .caption-text")]
-    assert any(legend.startswith("A legend under the block it follows.") for legend in legends)
-    assert [a.get_text() for a in body.select(".pb-cite__link")] == ["1", "2"]
-    assert len(body.select("#pb-references li")) == 2
-    assert len(body.select("#pb-appendix-footnotes aside.footnote")) == 1
-    tex = [a.get_text() for a in body.select('annotation[encoding="application/x-tex"]')]
-    assert tex == ["12 h^2", "m = 2 \\Psi + 2 \\Psi + 12 \\Psi = 16 \\Psi ."]
-    headings = [h.get_text().rstrip("#") for h in body.select("#pb-appendix h2")]
-    assert headings[0] == "Acknowledgements"
+@pytest.mark.parametrize(
+    ("tag", "passes"), [(f"v{__version__}", True), ("v999.0.0", False), (__version__, False)]
+)
+def test_release_refuses_a_tag_that_is_not_the_version(tag, passes):
+    """The workflow's own check, run as GitHub runs it (bash, with GITHUB_REF_NAME)."""
+    steps = yaml.safe_load(RELEASE.read_text())["jobs"]["dist"]["steps"]
+    (check,) = [step for step in steps if step.get("name") == "The tag names the package's version"]
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
+    environment = {**os.environ, "GITHUB_REF_NAME": tag, "PATH": path}
+    result = subprocess.run(
+        ["bash", "-e", "-c", check["run"]], cwd=REPO, env=environment, capture_output=True,
+        text=True, check=False,
+    )  # fmt: skip
+    assert (result.returncode == 0) is passes
+    if not passes:
+        assert result.stdout.startswith(f"::error::the tag is {tag} but ")
 
 
 @pytest.mark.parametrize("source_format", ["md", "rst"])
-def test_second_chapter_is_a_book_page(projects, source_format):
-    root = projects[source_format]["root"]
-    chapter = _page(root, "chapter-2")
-    assert " ".join(chapter.select_one(".pb-title-block h1").get_text().split()) == (
-        "A second chapter"
-    )
-    next_links = [a["href"] for a in _page(root).select("a.right-next, .pb-next a, a[rel=next]")]
-    assert "chapter-2.html" in next_links
+def test_the_book_has_a_folder_of_its_own(tmp_path, source_format):
+    assert main(["new", str(tmp_path / "p"), "--format", source_format]) == 0
+    pages = {f"index.{source_format}", f"chapter-2.{source_format}"}
+    assert _files(tmp_path / "p") == ROOT_FILES | {f"book/{name}" for name in BOOK_FILES | pages}
 
 
-def test_readthedocs_and_ci_are_valid_yaml(projects):
-    root = projects["md"]["root"]
+def test_the_message_gives_the_documented_command(generated):
+    root, output = generated
+    readme = (root / "README.md").read_text()
+    command = "sphinx-build -W -b html book _build/html"
+    assert f"```console\npip install -r requirements.txt\n{command}\n```" in readme
+    assert output.splitlines() == [
+        f"Created {root}, the book in {root / 'book'}. Preview it with:",
+        f"  cd {shlex.quote(str(root))} && {command}",
+    ]
+
+
+def test_gitignore_keeps_the_build_and_environments_out(generated):
+    lines = (generated[0] / ".gitignore").read_text().splitlines()
+    assert [line for line in lines if not line.startswith("#")] == [
+        "_build/",
+        ".venv/",
+        "__pycache__/",
+    ]
+
+
+def test_readthedocs_settings(generated):
+    root = generated[0]
     readthedocs = yaml.safe_load((root / ".readthedocs.yaml").read_text())
     assert readthedocs["version"] == 2
-    assert readthedocs["sphinx"] == {"configuration": "conf.py", "fail_on_warning": True}
+    assert readthedocs["sphinx"] == {"configuration": "book/conf.py", "fail_on_warning": True}
+    assert (root / readthedocs["sphinx"]["configuration"]).is_file()
     assert readthedocs["python"]["install"] == [{"requirements": "requirements.txt"}]
     assert set(readthedocs["build"]["tools"]) == {"python"}
-    workflow = yaml.safe_load((root / ".github" / "workflows" / "build.yml").read_text())
+
+
+def test_the_workflow_builds_everywhere_and_deploys_from_the_default_branch(generated):
+    workflow = yaml.safe_load((generated[0] / ".github" / "workflows" / "build.yml").read_text())
     triggers = workflow.get("on", workflow.get(True))  # YAML 1.1 reads a bare on as true
     assert set(triggers) == {"push", "pull_request"}
-    commands = [step.get("run", "") for step in workflow["jobs"]["html"]["steps"]]
-    assert "pip install -r requirements.txt" in commands
-    assert any(c.startswith("sphinx-build -W") for c in commands)
-    requirements = (root / "requirements.txt").read_text().split()
-    assert requirements[0].startswith("sphinx-playbook>=")
-    readme = (root / "README.md").read_text()
-    assert "sphinx-build -W -b html . _build/html" in readme and "git push" in readme
+    assert workflow["permissions"] == {"contents": "read"}
+    html, deploy = workflow["jobs"]["html"], workflow["jobs"]["deploy"]
+    commands = [step["run"] for step in html["steps"] if "run" in step]
+    assert commands == [
+        "pip install -r requirements.txt",
+        "sphinx-build -W -b html book _build/html",
+    ]
+    uses = [step["uses"].split("@")[0] for step in html["steps"] if "uses" in step]
+    assert uses == ["actions/checkout", "actions/setup-python", "actions/upload-pages-artifact"]
+    assert deploy["needs"] == "html"
+    assert deploy["if"] == (
+        "github.event_name == 'push' && "
+        "github.ref == format('refs/heads/{0}', github.event.repository.default_branch)"
+    )
+    assert deploy["permissions"] == {"pages": "write", "id-token": "write"}
+    assert deploy["environment"]["name"] == "github-pages"
+    (step,) = deploy["steps"]
+    assert step["uses"].startswith("actions/deploy-pages@")
+    page_url = "${{ steps." + step["id"] + ".outputs.page_url }}"
+    assert deploy["environment"]["url"] == page_url
+
+
+def test_the_workflow_says_how_to_remove_pages(generated):
+    """The comment right above the deploy job names it: what a user deletes."""
+    text = (generated[0] / ".github" / "workflows" / "build.yml").read_text()
+    comment = text.split("\n  deploy:\n")[0].rsplit("\n\n", 1)[1]
+    assert comment.lstrip().startswith("# GitHub Pages")
+    assert "Delete this job" in comment
+
+
+def test_citation_file_from_the_options(generated):
+    citation = yaml.safe_load((generated[0] / "CITATION.cff").read_text())
+    assert citation == {
+        "cff-version": "1.2.0",
+        "message": "If you use this playbook, please cite it as below.",
+        "title": "Training on one GPU",
+        "authors": [
+            {"family-names": "Lovelace", "given-names": "Ada",
+             "affiliation": "Analytical Engine Lab"},
+            {"family-names": "Beethoven", "given-names": "Ludwig", "name-particle": "van",
+             "affiliation": "Analytical Engine Lab"},
+        ],
+        "date-released": "2025-02-19",
+    }  # fmt: skip
+
+
+# -- requirements.txt: how sphinx-playbook is installed here ------------------------------
+
+COMMIT = "5e5a9c1c7ea1e6e8fdc1e9a8a4c4ce1e0ad1f2f3"
+
+
+@pytest.mark.parametrize(
+    ("direct_url", "expected"),
+    [
+        (None, ["sphinx-playbook>=0.4.1"]),
+        (
+            {"url": "https://github.com/me/sphinx-playbook.git",
+             "vcs_info": {"vcs": "git", "commit_id": COMMIT, "requested_revision": "main"}},
+            [f"sphinx-playbook @ git+https://github.com/me/sphinx-playbook.git@{COMMIT}"],
+        ),
+        (
+            {"url": "https://github.com/me/mono", "subdirectory": "python",
+             "vcs_info": {"vcs": "git", "commit_id": COMMIT}},
+            [f"sphinx-playbook @ git+https://github.com/me/mono@{COMMIT}#subdirectory=python"],
+        ),
+        (
+            {"url": "https://files.example/sphinx_playbook-0.4.1-py3-none-any.whl",
+             "archive_info": {"hashes": {"sha256": "ab12"}}},
+            ["sphinx-playbook @ https://files.example/sphinx_playbook-0.4.1-py3-none-any.whl"
+             "#sha256=ab12"],
+        ),
+        ("{not json", ["sphinx-playbook>=0.4.1"]),
+    ],
+    ids=["index", "git", "git-subdirectory", "archive-url", "unreadable"],
+)  # fmt: skip
+def test_requirement_reproduces_the_install(direct_url, expected):
+    text = (
+        direct_url if direct_url is None or isinstance(direct_url, str) else json.dumps(direct_url)
+    )
+    lines = requirement_lines(text, "0.4.1")
+    assert lines == expected
+    assert Requirement(lines[-1]).name == "sphinx-playbook"
+
+
+@pytest.mark.parametrize(
+    ("record", "what"),
+    [
+        ({"url": "file:///home/me/sphinx-playbook", "dir_info": {"editable": True}}, "folder"),
+        ({"url": "file:///home/me/src/sphinx-playbook", "dir_info": {}}, "folder"),
+        ({"url": "file:///tmp/dist/sphinx_playbook-0.4.1-py3-none-any.whl",
+          "archive_info": {"hashes": {"sha256": "ab12"}}}, "file"),
+        ({"url": "file:///home/me/sphinx-playbook",
+          "vcs_info": {"vcs": "git", "commit_id": COMMIT}}, "folder"),
+    ],
+    ids=["editable", "folder", "wheel-file", "local-git"],
+)  # fmt: skip
+def test_a_local_install_asks_for_the_release_and_says_what_to_write(record, what):
+    """Read the Docs and CI cannot reach a path on this machine."""
+    lines = requirement_lines(json.dumps(record), "0.4.1")
+    assert lines[-1] == "sphinx-playbook>=0.4.1"
+    comment = " ".join(line.lstrip("# ") for line in lines[:-1])
+    assert all(line.startswith("# ") for line in lines[:-1])
+    assert f"installed from a local {what}" in comment
+    assert "sphinx-playbook @ git+https://github.com/OWNER/REPOSITORY@COMMIT" in comment
+    assert "/home/me" not in comment and "/tmp" not in comment
+
+
+def test_new_writes_the_requirement_of_the_running_install(generated):
+    """End to end: the line for this environment's own direct_url.json."""
+    direct_url = metadata.distribution("sphinx-playbook").read_text("direct_url.json")
+    written = (generated[0] / "requirements.txt").read_text().splitlines()
+    assert written == requirement_lines(direct_url, __version__)
+    requirement = Requirement(written[-1])
+    assert requirement.name == "sphinx-playbook"
+    assert requirement.specifier.contains(__version__) or requirement.url
+
+
+# -- the folder and the questions ---------------------------------------------------------
 
 
 def test_refuses_a_non_empty_folder(tmp_path, capsys):
@@ -125,7 +264,7 @@ def test_refuses_a_non_empty_folder(tmp_path, capsys):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
     assert main(["new", str(tmp_path), "--force"]) == 0
     assert (tmp_path / "notes.txt").read_text() == "mine"
-    assert (tmp_path / "index.md").is_file()
+    assert (tmp_path / "book" / "index.md").is_file()
 
 
 def test_refuses_a_file(tmp_path, capsys):
@@ -141,7 +280,7 @@ def test_asks_nothing_off_a_terminal(tmp_path, capsys):
     """Under pytest stdin is not a terminal: defaults are used and nothing is asked."""
     assert main(["new", str(tmp_path / "book")]) == 0
     assert "[My Playbook]" not in capsys.readouterr().out
-    text = (tmp_path / "book" / "index.md").read_text()
+    text = (tmp_path / "book" / "book" / "index.md").read_text()
     front = yaml.safe_load(text.split("---\n")[1])
     assert front["title"] == "My Playbook" and front["authors"] == ["Your Name"]
 
@@ -154,14 +293,18 @@ class _Terminal(io.StringIO):
 def test_asks_for_title_and_author_on_a_terminal(tmp_path):
     stdout = io.StringIO()
     create_project(
-        tmp_path / "book", stdin=_Terminal("Scaling laws\n\n"), stdout=stdout,
+        tmp_path / "p", stdin=_Terminal("Scaling laws\n\n"), stdout=stdout,
         today=datetime.date(2025, 2, 19),
     )  # fmt: skip
     assert stdout.getvalue().startswith("Title [My Playbook]: Author [Your Name]: ")
-    front = yaml.safe_load((tmp_path / "book" / "index.md").read_text().split("---\n")[1])
+    front = yaml.safe_load((tmp_path / "p" / "book" / "index.md").read_text().split("---\n")[1])
     assert front == {
         "title": "Scaling laws",
         "description": "A playbook started with sphinx-playbook new.",
         "published": datetime.date(2025, 2, 19),
         "authors": ["Your Name"],
     }
+    citation = yaml.safe_load((tmp_path / "p" / "CITATION.cff").read_text())
+    assert (citation["title"], citation["authors"]) == ("Scaling laws", [
+        {"family-names": "Name", "given-names": "Your"}
+    ])  # fmt: skip

@@ -86,17 +86,21 @@ def save_pickle(path: Path, value: Any) -> None:
 
 
 def _keep_out_of_epub(app: Sphinx) -> list[tuple[str, dict[str, Any], str]]:
-    """Add the cache's files to ``epub_exclude_files`` once the environment (and its
-    copy of the configuration) is pickled, so the next build sees an unchanged
-    configuration. html-collect-pages is the last event before the EPUB builder
-    packs its files: every cache of the build is written by then."""
+    """Add the doctrees' files, our cache's among them, to ``epub_exclude_files``
+    once the environment (and its copy of the configuration) is pickled, so the
+    next build sees an unchanged configuration. html-collect-pages is the last
+    event before the EPUB builder packs its files: every cache of the build is
+    written by then.
+
+    ``sphinx-build -b epub SRC OUT`` keeps its doctrees in ``OUT/.doctrees``,
+    where plain Sphinx warns that it cannot package them (which fails ``-W``)."""
     if not app.builder.name.startswith("epub"):
         return []
     outdir, doctrees = Path(app.outdir).resolve(), Path(app.doctreedir).resolve()
     if not doctrees.is_relative_to(outdir):
         return []
     excluded = list(app.config.epub_exclude_files)
-    for file in sorted((doctrees / FOLDER).rglob("*")):
+    for file in sorted(doctrees.rglob("*")):
         name = file.relative_to(outdir).as_posix()
         if file.is_file() and name not in excluded:
             excluded.append(name)

@@ -10,6 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from .. import __version__
 from .errors import CliError
 
 
@@ -18,13 +19,16 @@ def _parser() -> argparse.ArgumentParser:
         prog="sphinx-playbook",
         description="Start a playbook, or import a Distill article into one.",
     )
+    parser.add_argument("--version", action="version", version=f"sphinx-playbook {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     new = commands.add_parser(
         "new",
         help="create a project that builds at once",
-        description="Create a playbook project in DIR: conf.py, an article, a second "
-        "chapter, a bibliography, CI and Read the Docs settings.",
+        description="Create a playbook project in DIR: the book in DIR/book (conf.py, an "
+        "article, a second chapter, a bibliography) and, beside it, a README, "
+        "requirements.txt, CITATION.cff, the CI workflow that publishes on GitHub "
+        "Pages, and the Read the Docs settings.",
     )
     new.add_argument("directory", metavar="DIR", type=Path)
     new.add_argument("--title", default=None, help="the article's title")

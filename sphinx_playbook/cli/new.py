@@ -1,14 +1,18 @@
 """``sphinx-playbook new DIR``: a project that builds with ``sphinx-build -W`` at once.
 
-The files live in ``scaffold/`` as plain text with ``@@name`` placeholders
-(``$`` and ``{}`` are taken by math, roles and Python), filled by
-:class:`string.Template`; values are quoted for their format (YAML, Python, reST).
+The book lives in ``DIR/book`` and everything about the repository beside it
+(README, requirements, CI, Read the Docs, CITATION.cff), so a README or a
+CONTRIBUTING.md at the root never becomes a page. The files live in ``scaffold/``
+as plain text with ``@@name`` placeholders (``$`` and ``{}`` are taken by math,
+roles and Python), filled by :class:`string.Template`; values are quoted for their
+format (YAML, Python, reST).
 """
 
 from __future__ import annotations
 
 import datetime
 import re
+import shlex
 import string
 import sys
 from importlib import resources
@@ -17,19 +21,30 @@ from typing import TextIO
 
 import yaml
 
+from ..citation_file import FILE_NAME as CITATION_FILE
+from ..citation_file import citation_cff
+from ..metadata import Affiliation, ArticleMetadata, Author
 from .errors import CliError
+from .requirement import installed_requirement_lines
 
 DEFAULT_TITLE = "My Playbook"
 DEFAULT_AUTHOR = "Your Name"
 
+#: The folder in DIR that holds the book: the source folder of every build.
+BOOK = "book"
+
+#: The build command the README, the CI workflow and the message of ``new`` give.
+HTML_BUILD = f"sphinx-build -W -b html {BOOK} _build/html"
+
 #: (template in scaffold/, path written in DIR); md/ or rst/ is chosen by --format.
 COMMON_FILES = (
-    ("common/conf.py.tmpl", "conf.py"),
-    ("common/references.bib", "references.bib"),
+    ("common/README.md", "README.md"),
     ("common/requirements.txt", "requirements.txt"),
     ("common/readthedocs.yaml", ".readthedocs.yaml"),
     ("common/workflow.yml", ".github/workflows/build.yml"),
-    ("common/README.md", "README.md"),
+    ("common/gitignore", ".gitignore"),
+    ("common/conf.py.tmpl", f"{BOOK}/conf.py"),
+    ("common/references.bib", f"{BOOK}/references.bib"),
 )
 
 
@@ -72,8 +87,8 @@ def create_project(
     suffix = "md" if source_format == "md" else "rst"
     files = [
         *COMMON_FILES,
-        (f"{suffix}/index.{suffix}", f"index.{suffix}"),
-        (f"{suffix}/chapter-2.{suffix}", f"chapter-2.{suffix}"),
+        (f"{suffix}/index.{suffix}", f"{BOOK}/index.{suffix}"),
+        (f"{suffix}/chapter-2.{suffix}", f"{BOOK}/chapter-2.{suffix}"),
     ]
     scaffold = resources.files(__package__).joinpath("scaffold")
     for template_name, target in files:
@@ -81,17 +96,37 @@ def create_project(
         path = directory / target
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(ScaffoldTemplate(text).substitute(values), encoding="utf-8")
-    images = directory / "images"
+    images = directory / BOOK / "images"
     images.mkdir(parents=True, exist_ok=True)
-    (images / "band.png").write_bytes(
-        scaffold.joinpath("common/images/band.png").read_bytes()
+    (images / "band.png").write_bytes(scaffold.joinpath("common/images/band.png").read_bytes())
+    (directory / CITATION_FILE).write_text(
+        _citation_file(title, authors, affiliation, today, f"{BOOK}/index.{suffix}"),
+        encoding="utf-8",
     )
     print(
-        f"Created {directory}. Preview it with:\n"
-        f"  cd {directory} && sphinx-build -W -b html . _build/html",
+        f"Created {directory}, the book in {directory / BOOK}. Preview it with:\n"
+        f"  cd {shlex.quote(str(directory))} && {HTML_BUILD}",
         file=stdout,
     )
     return 0
+
+
+def _citation_file(
+    title: str, authors: list[str], affiliation: str | None, today: datetime.date, page: str
+) -> str:
+    """CITATION.cff with the article's title, authors, affiliation and date."""
+    keys = ("main",) if affiliation else ()
+    meta = ArticleMetadata(
+        authors=tuple(Author(name=name, affiliations=keys) for name in authors),
+        affiliations=(Affiliation(key="main", name=affiliation),) if affiliation else (),
+        published=today,
+    )
+    header = (
+        '# How to cite this book: GitHub ("Cite this repository"), Zenodo and reference\n'
+        "# managers read this file. sphinx-build warns when its title, authors, doi or\n"
+        f"# date-released disagree with the article, {page}.\n"
+    )
+    return header + citation_cff(meta, title)
 
 
 def _ask(question: str, default: str, stdin: TextIO, stdout: TextIO) -> str:
@@ -108,8 +143,6 @@ def _values(
     source_format: str,
     today: datetime.date,
 ) -> dict[str, str]:
-    from .. import __version__
-
     front: dict[str, object] = {
         "title": title,
         "description": "A playbook started with sphinx-playbook new.",
@@ -121,9 +154,7 @@ def _values(
     else:
         front["authors"] = list(authors)
     front_matter = yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=1000)
-    author_line = "; ".join(
-        f"{name} [{affiliation}]" if affiliation else name for name in authors
-    )
+    author_line = "; ".join(f"{name} [{affiliation}]" if affiliation else name for name in authors)
     docinfo = [
         ":description: A playbook started with sphinx-playbook new.",
         f":published: {today.isoformat()}",
@@ -145,7 +176,7 @@ def _values(
         "project_repr": repr(title),
         "author_repr": repr(", ".join(authors)),
         "copyright_repr": repr(f"{today.year}, {', '.join(authors)}"),
-        "version": __version__,
+        "requirements": "\n".join(installed_requirement_lines()),
         "index_file": f"index.{suffix}",
         "chapter_file": f"chapter-2.{suffix}",
     }

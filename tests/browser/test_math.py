@@ -180,25 +180,32 @@ def test_display_math_sits_left_with_an_indent_and_never_overflows(corpus_site, 
     assert widths["page"] <= 390 and widths["wrappers"] <= 390, widths
 
 
-_RECORD_SHIFTS = """
-window.__shift = 0;
-new PerformanceObserver(list => {
-  for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__shift += entry.value;
-}).observe({type: 'layout-shift', buffered: true});
-"""
-
-
 @pytest.mark.parametrize("width", [1440, 390])
-def test_formulas_do_not_move_when_their_fonts_arrive(corpus_site, page_at, site_url, width):
-    """Scrolled from top to bottom, prose with inline math does not shift: the fonts are
-    preloaded, so the lines do not wrap anew when the fonts swap in."""
+def test_every_font_a_page_draws_with_is_preloaded(corpus_site, page_at, site_url, width):
+    """Prose with inline math does not wrap anew when KaTeX's fonts swap in, because
+    each font the page draws with is requested by a preload in its head, before any
+    text is laid out, not when the stylesheet's rule first applies. (The layout shift
+    itself depends on timing and is measured by the benchmark, not here.)"""
     page = page_at(width, path=None, height=844)
-    page.add_init_script(_RECORD_SHIFTS)
     page.goto(site_url + FLOW_PAGE, wait_until="load")
     height = page.evaluate("document.documentElement.scrollHeight")
     for y in range(0, height, 600):
         page.evaluate(f"window.scrollTo(0, {y})")
-        page.wait_for_timeout(30)
     page.evaluate("document.fonts.ready")
-    assert page.evaluate("window.__shift") <= 0.01
+    fetched = page.evaluate(
+        """() => performance.getEntriesByType('resource')
+                 .filter(e => new URL(e.name).pathname.endsWith('.woff2'))
+                 .map(e => [new URL(e.name).pathname, e.initiatorType])"""
+    )
+    preloaded = page.evaluate(
+        """() => [...document.querySelectorAll('head link[rel=preload][as=font]')]
+                 .map(link => new URL(link.href).pathname)"""
+    )
+    drawn = page.evaluate(
+        "() => [...document.fonts].filter(f => f.status === 'loaded').map(f => f.family)"
+    )
+    assert any("KaTeX" in family for family in drawn), "the page draws with KaTeX's fonts"
+    assert fetched, "the page fetched its fonts"
+    assert {path for path, _ in fetched} <= set(preloaded), (fetched, preloaded)
+    assert {initiator for _, initiator in fetched} == {"link"}, fetched
 

@@ -1,0 +1,208 @@
+"""``sphinx-playbook new``: every build the project documents passes ``-W`` exactly as
+written (the README's commands, the CI workflow's, what Read the Docs runs for
+.readthedocs.yaml), under html, dirhtml, latex and epub, before and after a README.md
+and a CONTRIBUTING.md that are not pages sit at the repository root; the built book
+shows each building block once."""
+
+from __future__ import annotations
+
+import datetime
+import shlex
+import subprocess
+import sys
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import yaml
+from bs4 import BeautifulSoup
+from markdown_it import MarkdownIt
+
+from sphinx_playbook.cli import main
+
+BUILDERS = ("html", "dirhtml", "latex", "epub")
+#: Read the Docs' own command for a ``sphinx:`` project, run in the folder of conf.py.
+READTHEDOCS = "readthedocs"
+TODAY = datetime.date.today()
+
+#: Root files a repository gains: MyST that fails -W the moment Sphinx reads it as a page.
+NOT_PAGES = {
+    "CONTRIBUTING.md": "# Contributing\n\n```{no-such-directive}\n```\n\n### Skipped level\n",
+    "README.md": "\n## Notes\n\n{no-such-role}`x`\n",  # appended to the scaffold's README
+}
+
+
+@dataclass(frozen=True)
+class Build:
+    command: str
+    cwd: Path
+    returncode: int
+    stderr: str
+
+
+def documented_commands(root: Path) -> dict[str, str]:
+    """The README's ``sphinx-build`` lines (in its console blocks), by builder name."""
+    tokens = MarkdownIt().parse((root / "README.md").read_text(encoding="utf-8"))
+    lines = [
+        line.strip()
+        for token in tokens
+        if token.type == "fence" and token.info.strip() == "console"
+        for line in token.content.splitlines()
+    ]
+    commands = {}
+    for line in lines:
+        words = shlex.split(line)
+        if words and words[0] == "sphinx-build":
+            commands[words[words.index("-b") + 1]] = line
+    return commands
+
+
+def workflow(root: Path) -> dict:
+    return yaml.safe_load((root / ".github" / "workflows" / "build.yml").read_text())
+
+
+def readthedocs_command(root: Path) -> tuple[str, Path]:
+    """What Read the Docs runs for .readthedocs.yaml, and where: in conf.py's folder."""
+    settings = yaml.safe_load((root / ".readthedocs.yaml").read_text())["sphinx"]
+    warnings = "-W --keep-going " if settings.get("fail_on_warning") else ""
+    command = (
+        f"sphinx-build -T {warnings}-b html -d _build/doctrees -D language=en . "
+        f"{root / '_readthedocs' / 'html'}"
+    )
+    return command, root / Path(settings["configuration"]).parent
+
+
+def run(command: str, cwd: Path) -> Build:
+    """``command`` as written, from ``cwd``: sphinx-build is this Python's Sphinx."""
+    words = shlex.split(command)
+    assert words[0] == "sphinx-build"
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx", *words[1:]],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return Build(command, cwd, result.returncode, result.stderr)
+
+
+def build_all(root: Path) -> dict[str, Build]:
+    builds = {name: run(command, root) for name, command in documented_commands(root).items()}
+    builds[READTHEDOCS] = run(*readthedocs_command(root))
+    return builds
+
+
+@pytest.fixture(scope="module", params=["md", "rst"])
+def project(request, tmp_path_factory) -> dict:
+    """One project per format: every documented build, then again once the repository
+    has a README.md and a CONTRIBUTING.md that Sphinx must never read."""
+    source_format = request.param
+    root = tmp_path_factory.mktemp(f"scaffold-{source_format}") / "playbook"
+    code = main(
+        [
+            "new", str(root), "--title", "Training on one GPU", "--author", "Ada Lovelace",
+            "--author", "Charles Babbage", "--affiliation", "Analytical Engine Lab",
+            "--format", source_format,
+        ]
+    )  # fmt: skip
+    fresh = build_all(root)
+    for name, text in NOT_PAGES.items():
+        with (root / name).open("a", encoding="utf-8") as file:
+            file.write(text)
+    with_root_files = build_all(root)
+    return {
+        "format": source_format,
+        "root": root,
+        "code": code,
+        "rounds": {"fresh": fresh, "with README.md and CONTRIBUTING.md": with_root_files},
+    }
+
+
+def test_the_readme_documents_every_builder(project):
+    assert project["code"] == 0
+    assert sorted(documented_commands(project["root"])) == sorted(BUILDERS)
+
+
+@pytest.mark.parametrize("round_name", ["fresh", "with README.md and CONTRIBUTING.md"])
+@pytest.mark.parametrize("builder", [*BUILDERS, READTHEDOCS])
+def test_documented_build_passes_with_W(project, builder, round_name):
+    build = project["rounds"][round_name][builder]
+    assert "-W" in shlex.split(build.command)
+    assert build.returncode == 0, f"{build.command} (in {build.cwd}):\n{build.stderr}"
+
+
+def test_builds_write_what_they_document(project):
+    """Each output where its command says, and nothing of the root files in it."""
+    root = project["root"]
+    assert (root / "_build" / "html" / "index.html").is_file()
+    assert (root / "_build" / "dirhtml" / "chapter-2" / "index.html").is_file()
+    assert (root / "_build" / "latex" / "playbook.tex").is_file()
+    assert (root / "_readthedocs" / "html" / "index.html").is_file()
+    for output in ("html", "dirhtml"):
+        built = {
+            p.relative_to(root / "_build" / output).as_posix()
+            for p in (root / "_build" / output).rglob("*.html")
+        }
+        assert not {name for name in built if "README" in name or "CONTRIBUTING" in name}
+
+
+def test_the_epub_packs_no_doctrees(project):
+    (epub,) = (project["root"] / "_build" / "epub").glob("*.epub")
+    names = zipfile.ZipFile(epub).namelist()
+    assert "index.xhtml" in names
+    assert not [name for name in names if ".doctree" in name or name.endswith(".pickle")]
+
+
+def test_the_workflow_runs_the_documented_build_and_deploys_its_output(project):
+    root = project["root"]
+    jobs = workflow(root)["jobs"]
+    steps = jobs["html"]["steps"]
+    builds = [s["run"] for s in steps if s.get("run", "").startswith("sphinx-build")]
+    assert builds == [documented_commands(root)["html"]]
+    (upload,) = [s for s in steps if s.get("uses", "").startswith("actions/upload-pages-artifact@")]
+    assert upload["with"]["path"] == shlex.split(builds[0])[-1]
+
+
+def _page(root: Path, name: str = "index") -> BeautifulSoup:
+    return BeautifulSoup((root / "_build" / "html" / f"{name}.html").read_text(), "html.parser")
+
+
+def test_front_matter_from_the_options(project):
+    page = _page(project["root"])
+    assert " ".join(page.select_one(".pb-title-block h1").get_text().split()) == (
+        "Training on one GPU"
+    )
+    byline = page.select_one(".pb-byline")
+    text = " ".join(byline.get_text().split())
+    assert "Ada Lovelace" in text and "Charles Babbage" in text
+    assert "Analytical Engine Lab" in text
+    assert byline.select_one("time")["datetime"].startswith(TODAY.isoformat())
+
+
+def test_each_building_block_once(project):
+    body = _page(project["root"]).select_one(".pb-body")
+    assert len(body.select("aside.pb-aside")) == 1
+    assert len(body.select(".pb-side-by-side")) == 1
+    assert len(body.select(".pb-side-by-side div.highlight")) == 2
+    assert len(body.select(".pb-wide-image img")) == 1
+    assert len(body.select(".l-page")) == 1
+    legends = [" ".join(c.get_text().split()) for c in body.select("figcaption .caption-text")]
+    assert any(legend.startswith("A legend under the block it follows.") for legend in legends)
+    assert [a.get_text() for a in body.select(".pb-cite__link")] == ["1", "2"]
+    assert len(body.select("#pb-references li")) == 2
+    assert len(body.select("#pb-appendix-footnotes aside.footnote")) == 1
+    tex = [a.get_text() for a in body.select('annotation[encoding="application/x-tex"]')]
+    assert tex == ["12 h^2", "m = 2 \\Psi + 2 \\Psi + 12 \\Psi = 16 \\Psi ."]
+    headings = [h.get_text().rstrip("#") for h in body.select("#pb-appendix h2")]
+    assert headings[0] == "Acknowledgements"
+
+
+def test_second_chapter_is_a_book_page(project):
+    root = project["root"]
+    chapter = _page(root, "chapter-2")
+    assert " ".join(chapter.select_one(".pb-title-block h1").get_text().split()) == (
+        "A second chapter"
+    )
+    next_links = [a["href"] for a in _page(root).select("a.right-next, .pb-next a, a[rel=next]")]
+    assert "chapter-2.html" in next_links
