@@ -16,7 +16,6 @@ venv() {  # venv DIR [pip args...]: create DIR once, then install the project in
   local dir="$1"; shift
   if [ ! -x "$dir/bin/python" ]; then
     "$PYTHON" -m venv "$dir"
-    "$dir/bin/python" -m pip install --quiet --upgrade pip
   fi
   "$dir/bin/python" -m pip install --quiet "$@"
 }
@@ -34,21 +33,37 @@ python_version() {  # python_version 3.12: an interpreter of that version, or no
   if [ -n "$candidate" ] && [ -x "$candidate/bin/python3" ]; then echo "$candidate/bin/python3"; fi
 }
 
-other_python() {  # other_python VERSION VENV [pip args...]: the non-browser suite there
+other_venv() {  # other_venv VERSION VENV [pip args...]: the project installed with that Python
   local version="$1" dir="$2"; shift 2
   local interpreter
   interpreter="$(python_version "$version")"
   if [ -z "$interpreter" ]; then
     if [ -n "${CI:-}" ]; then
       echo "Python $version is missing: CI tests every supported Python" >&2
-      exit 1
+      return 1
     fi
     echo "Python $version not found (pyenv install $version): its suite is not run here" >&2
-    return
+    return 0
   fi
-  echo "Python $version ($interpreter)"
   PYTHON="$interpreter" venv "$dir" "$@"
+}
+
+other_suite() {  # other_suite VERSION VENV: the non-browser suite there (none without that Python)
+  local version="$1" dir="$2"
+  [ -n "$(python_version "$version")" ] || return 0
+  echo "Python $version ($dir)"
   "$dir/bin/python" -m pytest -p no:cacheprovider -q -n auto --dist loadfile --ignore=tests/browser
+}
+
+finish() {  # finish PID LOG WHAT: wait for a step run in the background; its log; stop if it failed
+  local status=0
+  wait "$1" || status=$?
+  cat "$2"
+  rm -f "$2"
+  if [ "$status" -ne 0 ]; then
+    echo "$3 failed" >&2
+    exit 1
+  fi
 }
 
 need_chromium() {  # the browser tests drive Debian's Chromium through Playwright
@@ -71,12 +86,18 @@ case "${1:-}" in
     venv .venv -e ".[dev]"
     .venv/bin/ruff check sphinx_playbook tests
     .venv/bin/mypy
+    # The other Pythons' environments are made while the first suite runs (pip
+    # mostly waits for the disk and the index).
+    setup_log="$(mktemp)"
+    { other_venv 3.12 .venv-3.12-oldest -c tests/constraints-oldest.txt -e ".[test]" &&
+      other_venv 3.13 .venv-3.13-newest -e ".[test]"; } >"$setup_log" 2>&1 &
+    setup=$!
     # One pytest worker per core; a test file stays on one worker, so the projects
     # its module-scoped fixtures build are built once.
     .venv/bin/python -m pytest -p no:cacheprovider -n auto --dist loadfile
+    finish "$setup" "$setup_log" "setting up Python 3.12 and 3.13"
     # The package as users get it: the wheel in a fresh venv builds a new playbook.
-    # It mostly waits for pip, so it runs beside the next suite; its log is shown
-    # if it fails.
+    # It mostly waits for pip, so it runs beside the next suite.
     wheel_log="$(mktemp)"
     bash scripts/check_wheel.sh >"$wheel_log" 2>&1 &
     wheel_check=$!
@@ -85,15 +106,9 @@ case "${1:-}" in
     # supported Sphinx and friends, and the differential test's full depth, since
     # its Sphinx differs; Python 3.13 the newest, whose Sphinx the first run has
     # taken through every round already: two rounds per seed check the Python.
-    other_python 3.12 .venv-3.12-oldest -c tests/constraints-oldest.txt -e ".[test]"
-    PLAYBOOK_DIFFERENTIAL_ROUNDS=2 other_python 3.13 .venv-3.13-newest -e ".[test]"
-    if ! wait "$wheel_check"; then
-      cat "$wheel_log" >&2
-      echo "scripts/check_wheel.sh failed" >&2
-      exit 1
-    fi
-    cat "$wheel_log"
-    rm -f "$wheel_log"
+    other_suite 3.12 .venv-3.12-oldest
+    PLAYBOOK_DIFFERENTIAL_ROUNDS=2 other_suite 3.13 .venv-3.13-newest
+    finish "$wheel_check" "$wheel_log" "scripts/check_wheel.sh"
     ;;
   *)
     echo "usage: bash scripts/dev.sh docs|test" >&2
