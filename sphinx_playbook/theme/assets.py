@@ -1,9 +1,9 @@
-"""The theme's scripts, linked through Sphinx, and per-page pruning of the assets a
-page does not use.
+"""The theme's scripts and print stylesheet, linked through Sphinx, and per-page
+pruning of the assets a page does not use.
 
-Scripts are added with ``app.add_js_file``, so Sphinx writes each link with the
-``?v=<checksum>`` of the file it copied: a browser never runs a cached script
-of an older build.
+Scripts are added with ``app.add_js_file`` (the print stylesheet with
+``app.add_css_file``), so Sphinx writes each link with the ``?v=<checksum>`` of
+the file it copied: a browser never runs a cached script of an older build.
 """
 
 from __future__ import annotations
@@ -18,6 +18,9 @@ from .registration import uses_playbook_theme
 
 #: The theme's own script, under ``_static``.
 SCRIPT = "scripts/sphinx-playbook.js"
+#: The print stylesheet, under ``_static``: linked with ``media="print"``, so a screen
+#: never applies it and the browser fetches it at low priority, without delaying paint.
+PRINT_STYLESHEET = "styles/sphinx-playbook-print.css"
 #: The scripts Sphinx's search page needs besides those of every page.
 SEARCH_SCRIPTS = ("searchtools.js", "language_data.js")
 
@@ -41,9 +44,11 @@ def _has_class_prefix(doctree: nodes.document, prefix: str) -> bool:
 
 
 def link_script(app: Sphinx) -> None:
-    """``builder-inited``: the theme's script on every page, deferred."""
+    """``builder-inited``: the theme's script on every page, deferred, and its print
+    stylesheet, after every other stylesheet so that it adjusts them on paper."""
     if uses_playbook_theme(app):
         app.add_js_file(SCRIPT, loading_method="defer")
+        app.add_css_file(PRINT_STYLESHEET, media="print", priority=900)
 
 
 def link_search_scripts(
