@@ -29,7 +29,15 @@ from sphinx.environment import BuildEnvironment
 
 from .config import CONFIG_FIELDS, read_config
 from .diagnostics import PlaybookWarning, warn
-from .metadata import DEFAULT_METADATA, ArticleMetadata, Author, RawField, page_metadata
+from .metadata import (
+    DEFAULT_METADATA,
+    ArticleMetadata,
+    Author,
+    RawField,
+    key_lines,
+    page_metadata,
+    read_yaml_mapping,
+)
 from .scholarly import page_title, read_name
 
 FILE_NAME = "CITATION.cff"
@@ -152,33 +160,26 @@ def read_citation_file(path: Path) -> CitationFile | None:
     except (OSError, UnicodeDecodeError) as error:
         _warn(f"cannot be read ({error}); fix or remove it", f"{path}:1")
         return None
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        problem = getattr(error, "problem", None) or "it does not parse"
-        line = mark.line + 1 if mark is not None else 1
+    root, data, problem = read_yaml_mapping(text)
+    if problem is not None and problem.syntax:
         _warn(
-            f"is not valid YAML ({problem}); fix the syntax, its values are not compared "
-            "with the article",
-            f"{path}:{line}",
+            f"is not valid YAML ({problem.detail}); fix the syntax, its values are not "
+            "compared with the article",
+            f"{path}:{problem.line + 1}",
         )
         return None
-    if not isinstance(data, dict) or not isinstance(root, yaml.MappingNode):
+    if root is None:
         _warn(
             "is not keys and values; write one 'key: value' per line (cff-version, message, "
             "title, authors...)",
             f"{path}:1",
         )
         return None
-    lines: dict[str, int] = {}
+    lines = key_lines(root, 1)
     author_lines: tuple[int, ...] = ()
     for key_node, value_node in root.value:
-        if isinstance(key_node, yaml.ScalarNode):
-            lines[key_node.value] = key_node.start_mark.line + 1
-            if key_node.value == "authors" and isinstance(value_node, yaml.SequenceNode):
-                author_lines = tuple(item.start_mark.line + 1 for item in value_node.value)
+        if key_node.value == "authors" and isinstance(value_node, yaml.SequenceNode):
+            author_lines = tuple(item.start_mark.line + 1 for item in value_node.value)
     fields = {str(key): RawField(value, lines.get(str(key))) for key, value in data.items()}
     return CitationFile(path, fields, author_lines)
 

@@ -474,6 +474,44 @@ _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?\r?\n)?---[ \t]*(?:\r?\n|\Z)", 
 
 
 @dataclass(frozen=True)
+class YamlProblem:
+    """Why a YAML text is not a mapping: a syntax error (with PyYAML's words) at a
+    0-based line of the text, or a document of another type (its Python type name)."""
+
+    syntax: bool
+    detail: str
+    line: int = 0
+
+
+def read_yaml_mapping(
+    text: str,
+) -> tuple[yaml.MappingNode | None, dict[Any, Any], YamlProblem | None]:
+    """A YAML text's top-level mapping: its node (whose marks give each key's line)
+    and its values. An empty text gives ``(None, {}, None)``."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        problem = getattr(error, "problem", None) or "it does not parse"
+        return None, {}, YamlProblem(True, problem, mark.line if mark is not None else 0)
+    if root is None:
+        return None, {}, None
+    if not isinstance(data, dict) or not isinstance(root, yaml.MappingNode):
+        return None, {}, YamlProblem(False, type(data).__name__)
+    return root, data, None
+
+
+def key_lines(root: yaml.MappingNode, first_line: int) -> dict[str, int]:
+    """Each top-level key's line in the file, the text starting at ``first_line``."""
+    return {
+        key_node.value: key_node.start_mark.line + first_line
+        for key_node, _ in root.value
+        if isinstance(key_node, yaml.ScalarNode)
+    }
+
+
+@dataclass(frozen=True)
 class FrontMatterError:
     """Why a page's front matter cannot be read, and the file line to look at."""
 
@@ -490,32 +528,23 @@ def front_matter_fields(source: str) -> tuple[dict[str, RawField], FrontMatterEr
     match = _FRONT_MATTER.match(source)
     if not match or not match.group(1):
         return {}, None
-    text = match.group(1)
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        problem = getattr(error, "problem", None) or "it does not parse"
-        line = mark.line + 2 if mark is not None else 2  # +1 for "---", +1 for 1-based
+    root, data, problem = read_yaml_mapping(match.group(1))
+    first_line = 2  # the line after "---", 1-based
+    if problem is not None and problem.syntax:
         return {}, FrontMatterError(
-            f"front matter is not valid YAML ({problem}); fix the syntax, "
+            f"front matter is not valid YAML ({problem.detail}); fix the syntax, "
             "the page is built without its front matter",
-            line,
+            problem.line + first_line,
+        )
+    if problem is not None:
+        return {}, FrontMatterError(
+            f"front matter is a {problem.detail}, not keys and values; write one "
+            "'key: value' per line, the page is built without its front matter",
+            first_line,
         )
     if root is None:
         return {}, None
-    if not isinstance(data, dict) or not isinstance(root, yaml.MappingNode):
-        return {}, FrontMatterError(
-            f"front matter is a {type(data).__name__}, not keys and values; write one "
-            "'key: value' per line, the page is built without its front matter",
-            2,
-        )
-    lines = {
-        key_node.value: key_node.start_mark.line + 2  # +1 for "---", +1 for 1-based
-        for key_node, _ in root.value
-        if isinstance(key_node, yaml.ScalarNode)
-    }
+    lines = key_lines(root, first_line)
     return {str(key): RawField(value, lines.get(str(key))) for key, value in data.items()}, None
 
 
