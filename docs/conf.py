@@ -63,6 +63,14 @@ html_theme_options = {
 
 # -- Other builders -----------------------------------------------------------
 latex_documents = [
-    ("index", "sphinx_playbook.tex", "sphinx\\_playbook", author, "howto"),
+    # Title and author are LaTeX: "_" is written "\\_". The title page itself shows
+    # the article's title and byline.
+    (
+        "index",
+        "sphinx_playbook.tex",
+        "sphinx\\_playbook",
+        "The sphinx\\_playbook developers",
+        "howto",
+    ),
 ]
 epub_show_urls = "no"

@@ -47,6 +47,8 @@ class PlaybookWarning(Enum):
     """An unknown citation key, or a .bib file that is missing or malformed."""
     INCLUDE = "include"
     """A Markdown file that includes itself, directly or through others."""
+    LATEX = "latex"
+    """What the LaTeX builder cannot put on paper: an image format, a character."""
 
     @property
     def qualified(self) -> str:

@@ -17,6 +17,7 @@ from .config import add_config_values
 from .directives import setup_directives
 from .images import setup_images
 from .interactive import setup_interactive
+from .latex import setup_latex
 from .math.extension import setup_math
 from .metadata import setup_metadata
 from .theme import setup_theme
@@ -75,5 +76,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_appendix(app)
     setup_math(app, config_inited=config_inited)
     setup_interactive(app)
+    setup_latex(app)
     app.add_post_transform(LiftArticleTitle)
     return metadata

@@ -1,0 +1,147 @@
+"""LaTeX-only post-transform: our containers become the nodes :mod:`.writer` writes,
+and what LaTeX could not typeset is caught here, with its file and line, instead of
+stopping ``latexmk`` later.
+
+Runs on the tree the LaTeX builder assembles from a whole book (its start document
+is ``env.docname``); other builders never meet these nodes.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import re
+from typing import Any
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.transforms.post_transforms import SphinxPostTransform
+
+from ..diagnostics import PlaybookWarning, warn
+from ..directives.base import find_components
+from .writer import column, columns, margin_note, title_block
+
+#: Characters pdflatex sets with Sphinx's preamble and ours (inputenc's utf8 with
+#: T1 and TS1, sphinxplaybook.sty's \DeclareUnicodeCharacter list).
+_PDFLATEX_RANGES = ((0x09, 0x0A), (0x0D, 0x0D), (0x20, 0x7E), (0xA0, 0x17F))
+_PDFLATEX_EXTRA = frozenset(
+    "\u2013\u2014\u2018\u2019\u201a\u201c\u201d\u201e\u2020\u2021\u2022\u2026\u2030"
+    "\u2039\u203a\u20ac\u2122\u2032\u2033\u02c6\u02dc\u2500\u2502\u2514\u251c\u2572"
+    "\u2212\u00d7\u00f7\u00b1\u2190\u2192\u2194\u21d2\u21d0\u21d4\u2191\u2193\u2264"
+    "\u2265\u2260\u2248\u221e\u2211\u221a\u2202\u2207\u2208\u22c5\u2713\u2717"
+    "\u03b1\u03b2\u03b3\u03b4\u03b5\u03b8\u03bb\u03bc\u03c0\u03c3\u03c4\u03c6\u03c9"
+    "\u0394\u03a3\u03a9\u200b\ufeff"
+)
+_KNOWN = "".join(
+    re.escape("".join(chr(c) for c in range(low, high + 1))) for low, high in _PDFLATEX_RANGES
+)
+_UNKNOWN_CHARACTER = re.compile(f"[^{_KNOWN}{re.escape(''.join(sorted(_PDFLATEX_EXTRA)))}]")
+
+#: CSS track sizes a column width can be read from; anything else counts as 1fr.
+_FRACTION = re.compile(r"^(\d+(?:\.\d+)?)fr$")
+
+
+def _located(node: nodes.Node) -> nodes.Node:
+    """The nearest node that knows its source line (text nodes do not)."""
+    current: nodes.Node | None = node
+    while current is not None and not (getattr(current, "line", None) and current.source):
+        current = current.parent
+    return current or node
+
+
+class PaperLayout(SphinxPostTransform):
+    """Asides to margin notes, side-by-side to columns, the title block first."""
+
+    default_priority = 250  # after sphinx.ext.imgconverter (200) converted images
+    builders = ("latex",)
+
+    def run(self, **kwargs: Any) -> None:
+        found = find_components(self.document, "aside", "side-by-side", "layout")
+        for node in found["aside"]:
+            node.replace_self(margin_note("", *node.children))
+        for node in found["layout"]:
+            if "l-gutter" in node["classes"]:
+                node.replace_self(margin_note("", *node.children))
+        for node in found["side-by-side"]:
+            node.replace_self(self._columns(node))
+        self._stack_margin_notes()
+        self._unsupported_images()
+        if self.config.latex_engine == "pdflatex":
+            self._unknown_characters()
+        self.document.insert(0, title_block("", docname=self.env.docname))
+
+    def _stack_margin_notes(self) -> None:
+        """Notes in a row share one margin note, one under the other (as in the
+        gutter on screen), rather than being set at the same height."""
+        merged: set[int] = set()
+        for note in list(self.document.findall(margin_note)):
+            if id(note) in merged:
+                continue
+            following = note.next_node(descend=False, siblings=True)
+            while isinstance(following, margin_note):
+                merged.add(id(following))
+                note.extend(following.children)
+                following.parent.remove(following)
+                following = note.next_node(descend=False, siblings=True)
+
+    def _columns(self, node: nodes.Element) -> nodes.Element:
+        children = [child for child in node.children if isinstance(child, nodes.Element)]
+        tracks = str(node.get("columns") or "").split()
+        weights = []
+        for index in range(len(children)):
+            match = _FRACTION.match(tracks[index]) if index < len(tracks) else None
+            weights.append(float(match.group(1)) if match else 1.0)
+        # The gaps between columns take 4 % of the line, shared out.
+        usable = 1.0 - 0.04 * (len(children) - 1)
+        grid = columns("", ids=node["ids"])
+        for child, weight in zip(children, weights, strict=True):
+            grid += column("", child, width=f"{usable * weight / sum(weights):.3f}")
+        return grid
+
+    def _unsupported_images(self) -> None:
+        """An image with no format LaTeX includes (an SVG alone, say) becomes its
+        alt text, with a warning that says how to give the PDF an image."""
+        supported = getattr(self.app.builder, "supported_image_types", [])
+        for image in list(self.document.findall(nodes.image)):
+            candidates: dict[str, str] = image.get("candidates") or {}
+            if "?" in candidates:
+                continue  # a remote image: LaTeX's own business
+            if "*" in candidates or not candidates:  # one file, named with its extension
+                kind = mimetypes.guess_type(candidates.get("*") or image["uri"])[0]
+                candidates = {kind: image["uri"]} if kind else {}
+            if not candidates or any(kind in candidates for kind in supported):
+                continue  # an unknown extension: left to LaTeX's graphics rules
+            original = image["uri"]
+            warn(
+                f"the image {original!r} has no format the LaTeX builder can include "
+                "(PDF, PNG or JPEG): the PDF shows its alt text instead. Put a PNG or PDF "
+                "beside it and write the path with '.*' (Sphinx picks per builder), or add "
+                "'sphinx.ext.imgconverter' to extensions",
+                PlaybookWarning.LATEX,
+                location=_located(image),
+            )
+            alt = image.get("alt") or original
+            placeholder = nodes.emphasis("", f"[{alt}]")
+            if isinstance(image.parent, nodes.TextElement):
+                image.replace_self(placeholder)
+            else:
+                image.replace_self(nodes.paragraph("", "", placeholder))
+
+    def _unknown_characters(self) -> None:
+        """Each character pdflatex cannot set, once per document, where it first is."""
+        seen: set[str] = set()
+        for text in self.document.findall(nodes.Text):
+            for character in _UNKNOWN_CHARACTER.findall(text.astext()):
+                if character in seen:
+                    continue
+                seen.add(character)
+                warn(
+                    f"the character {character!r} (U+{ord(character):04X}) cannot be set "
+                    "by pdflatex and prints as a box in the PDF; replace it, or set "
+                    "latex_engine = 'xelatex' (or 'lualatex') in conf.py",
+                    PlaybookWarning.LATEX,
+                    location=_located(text),
+                )
+
+
+def setup_latex_transforms(app: Sphinx) -> None:
+    app.add_post_transform(PaperLayout)
