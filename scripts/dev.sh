@@ -2,9 +2,9 @@
 # Development tasks. Sets up what each task needs on a fresh machine (Python >= 3.11):
 #   bash scripts/dev.sh docs   build the documentation site into docs/_build/html
 #   bash scripts/dev.sh test   lint and type check, then the whole test suite (unit,
-#                              builders, browser) on Python 3.11 with the newest
-#                              dependencies; the suite without the browser tests on
-#                              Python 3.12 with the oldest supported ones and on
+#                              builders, browser, PDF) on Python 3.11 with the newest
+#                              dependencies; the suite without the browser and PDF
+#                              tests on Python 3.12 with the oldest supported ones and on
 #                              Python 3.13 with the newest; meanwhile the wheel
 #                              installed in a fresh venv (scripts/check_wheel.sh)
 set -euo pipefail
@@ -52,7 +52,8 @@ other_suite() {  # other_suite VERSION VENV: the non-browser suite there (none w
   local version="$1" dir="$2"
   [ -n "$(python_version "$version")" ] || return 0
   echo "Python $version ($dir)"
-  "$dir/bin/python" -m pytest -p no:cacheprovider -q -n auto --dist loadfile --ignore=tests/browser
+  "$dir/bin/python" -m pytest -p no:cacheprovider -q -n auto --dist loadfile \
+    --ignore=tests/browser --ignore=tests/paper
 }
 
 finish() {  # finish PID LOG WHAT: wait for a step run in the background; its log; stop if it failed
@@ -75,6 +76,17 @@ need_chromium() {  # the browser tests drive Debian's Chromium through Playwrigh
   $sudo apt-get install -y -q --no-install-recommends chromium fonts-liberation >/dev/null
 }
 
+need_latex() {  # the PDF tests compile LaTeX with latexmk, as Read the Docs does
+  if command -v latexmk >/dev/null 2>&1 && command -v xelatex >/dev/null 2>&1; then return; fi
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "Installing latexmk and TeX Live (needed by the PDF tests)..."
+  $sudo apt-get update -q >/dev/null
+  $sudo apt-get install -y -q --no-install-recommends latexmk texlive-latex-recommended \
+    texlive-latex-extra texlive-fonts-recommended tex-gyre texlive-xetex fonts-freefont-otf \
+    >/dev/null
+}
+
 case "${1:-}" in
   docs)
     venv .venv -e ".[docs]"
@@ -83,6 +95,7 @@ case "${1:-}" in
     ;;
   test)
     need_chromium
+    need_latex
     venv .venv -e ".[dev]"
     .venv/bin/ruff check sphinx_playbook tests
     .venv/bin/mypy
@@ -101,8 +114,8 @@ case "${1:-}" in
     wheel_log="$(mktemp)"
     bash scripts/check_wheel.sh >"$wheel_log" 2>&1 &
     wheel_check=$!
-    # The other Pythons: everything but the browser suite, which checks the
-    # theme's CSS and JavaScript, not the Python side. Python 3.12 gets the oldest
+    # The other Pythons: everything but the browser and PDF suites, which check the
+    # theme's CSS and JavaScript and the LaTeX it writes, not the Python side. Python 3.12 gets the oldest
     # supported Sphinx and friends, and the differential test's full depth, since
     # its Sphinx differs; Python 3.13 the newest, whose Sphinx the first run has
     # taken through every round already: two rounds per seed check the Python.

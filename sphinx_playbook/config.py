@@ -114,6 +114,17 @@ class PlaybookConfig:
             "example": "CC-BY-4.0",
         },
     )
+    pdf_url: str | None = field(
+        default=None,
+        metadata={
+            "validate": _is_optional_string,
+            "expects": "the URL of the article's PDF, e.g. 'https://example.org/article.pdf'",
+            "doc": "The article as a PDF (a page's `pdf` front-matter key overrides it): a "
+            "*PDF* link in the byline and Google Scholar's `citation_pdf_url`. Absolute, or "
+            "relative to the page; Scholar gets it absolute when `html_baseurl` is set.",
+            "example": "https://example.org/article.pdf",
+        },
+    )
     repository_url: str | None = field(
         default=None,
         metadata={

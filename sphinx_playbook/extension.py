@@ -48,7 +48,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
         "version": __version__,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
-        "env_version": 4,  # 4: thumbnails as source paths, affiliation references resolved
+        "env_version": 5,  # 5: the pdf key in each page's metadata
     }
     if app in _SET_UP:
         return metadata

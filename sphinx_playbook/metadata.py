@@ -51,6 +51,7 @@ PLAYBOOK_KEYS = frozenset(
         "author",
         "affiliations",
         "thumbnail",
+        "pdf",
         # Read by the citation and appendix features.
         "bibliography",
         "license",
@@ -134,6 +135,8 @@ class ArticleMetadata:
     #: a local image's path relative to the source folder (a file that does not
     #: exist is reported and gives no image, and not conf.py's either).
     thumbnail: str | None = None
+    #: The article as a PDF: a URL, absolute or relative to the page.
+    pdf: str | None = None
     license: str | None = None
     bibliography: tuple[str, ...] = ()
     #: Where ``bibliography`` is written, so a missing file is reported at its line.
@@ -408,6 +411,7 @@ class _Reader:
         title, description = get("title"), get("description")
         published, updated, doi = get("published"), get("updated"), get("doi")
         thumbnail, license_raw, bibliography = get("thumbnail"), get("license"), get("bibliography")
+        pdf = get("pdf")
         return ArticleMetadata(
             title=self.plain_text(title, "title") if title else None,
             description=self.plain_text(description, "description") if description else None,
@@ -417,6 +421,7 @@ class _Reader:
             authors=authors,
             affiliations=affiliations,
             thumbnail=self.url(thumbnail.value, thumbnail.line, "thumbnail") if thumbnail else None,
+            pdf=self.url(pdf.value, pdf.line, "pdf") if pdf else None,
             license=self.text(license_raw, "license") if license_raw else None,
             bibliography=self.strings(bibliography, "bibliography") if bibliography else (),
             bibliography_line=bibliography.line if bibliography else None,
@@ -451,18 +456,20 @@ def read_metadata(
 def metadata_from_config(app: Sphinx) -> ArticleMetadata:
     """conf.py's ``playbook_*`` defaults, validated as front matter is."""
     config = read_config(app.config)
+    settings = {  # front-matter key: the PlaybookConfig field that gives its default
+        "authors": "authors",
+        "affiliations": "affiliations",
+        "published": "published",
+        "updated": "updated",
+        "doi": "doi",
+        "description": "description",
+        "thumbnail": "thumbnail",
+        "pdf": "pdf_url",
+        "license": "license",
+    }
     fields = {
-        name: RawField(getattr(config, name), None)
-        for name in (
-            "authors",
-            "affiliations",
-            "published",
-            "updated",
-            "doi",
-            "description",
-            "thumbnail",
-            "license",
-        )
+        key: RawField(getattr(config, name), None)
+        for key, name in settings.items()
         if getattr(config, name) not in (None, [], ())
     }
     return _Reader(docname=None, where="playbook_ setting").read(fields)

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from html import escape
 from typing import cast
-from urllib.parse import quote
+from urllib.parse import quote, urljoin
 
 import latexcodec  # noqa: F401  (registers "ulatex", the codec pybtex's BibTeX writer uses)
 from pybtex.bibtex.utils import split_tex_string
@@ -255,6 +255,8 @@ def head_tags(app: Sphinx, docname: str, reference_tags: list[str]) -> str:
             tags.append(("name", "citation_doi", meta.doi))
         if url:
             tags.append(("name", "citation_fulltext_html_url", url))
+        if meta.pdf:
+            tags.append(("name", "citation_pdf_url", urljoin(url, meta.pdf) if url else meta.pdf))
         tags.extend(("name", "citation_reference", ref) for ref in reference_tags)
     if title:
         tags.append(("property", "og:type", "article"))

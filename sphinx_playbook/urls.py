@@ -49,13 +49,17 @@ def page_url(
     under ``html_baseurl`` (``''`` when it is unset), the one Sphinx writes as the
     page's canonical link (``html_baseurl`` joined with ``builder.get_target_uri``).
     A builder that joins every page into one file (singlehtml) gives
-    ``#document-name``: the anchor is then in that one file.
+    ``#document-name``: the anchor is then in that one file. Builders that write
+    no HTML (latex, text) give the URL the html builder publishes the page at.
     """
     if relative_to is None:
         base = builder.config.html_baseurl
         if not base:
             return ""
-        uri = posixpath.join(base, builder.get_target_uri(docname))
+        if builder.format == "html":
+            uri = posixpath.join(base, builder.get_target_uri(docname))
+        else:  # a PDF or a man page cites the page the html builder publishes
+            uri = posixpath.join(base, docname + (builder.config.html_file_suffix or ".html"))
     elif relative_to == docname:
         uri = ""
     else:

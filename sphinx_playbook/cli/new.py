@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TextIO
 
 import yaml
+from sphinx.util import texescape
 
 from ..citation_file import FILE_NAME as CITATION_FILE
 from ..citation_file import citation_cff
@@ -164,6 +165,7 @@ def _values(
         docinfo.append(f":affiliations: {affiliation}")
     from .distill.markdown import escape
 
+    texescape.init()
     title_rst = re.sub(r"([\\`*_|])", r"\\\1", title)
     rule = "=" * max(len(title_rst), 3)
     suffix = "md" if source_format == "md" else "rst"
@@ -176,6 +178,10 @@ def _values(
         "project_repr": repr(title),
         "author_repr": repr(", ".join(authors)),
         "copyright_repr": repr(f"{today.year}, {', '.join(authors)}"),
+        # latex_documents holds LaTeX: "R&D_notes" is written "R\&D\_notes" there
+        # (texescape's tables are filled by init(), as the LaTeX builder does).
+        "project_latex_repr": repr(texescape.escape(title)),
+        "author_latex_repr": repr(texescape.escape(", ".join(authors))),
         "requirements": "\n".join(installed_requirement_lines()),
         "index_file": f"index.{suffix}",
         "chapter_file": f"chapter-2.{suffix}",

@@ -173,6 +173,14 @@ class InteractiveFigureDirective(PlaybookDirective):
             ]
             # Several formats: let each builder pick (SVG for HTML, PNG for LaTeX).
             fallback = (stem + ".*") if len(found) > 1 else (found[0] if found else None)
+        elif fallback.endswith(".*"):  # one image in several formats: each builder picks
+            if not any(
+                Path(self.env.relfn2path(fallback, self.env.docname)[1]).parent.glob(
+                    Path(fallback).name
+                )
+            ):
+                self.warn(f":fallback: no file matches {fallback!r}; the alt text is shown instead")
+                fallback = None
         elif not Path(self.env.relfn2path(fallback, self.env.docname)[1]).is_file():
             self.warn(f":fallback: {fallback!r} does not exist; the alt text is shown instead")
             fallback = None

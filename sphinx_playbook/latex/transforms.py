@@ -16,6 +16,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
+from ..build.state import builder_of
 from ..diagnostics import PlaybookWarning, warn
 from ..directives.base import find_components
 from .writer import column, columns, margin_note, title_block
@@ -100,7 +101,7 @@ class PaperLayout(SphinxPostTransform):
     def _unsupported_images(self) -> None:
         """An image with no format LaTeX includes (an SVG alone, say) becomes its
         alt text, with a warning that says how to give the PDF an image."""
-        supported = getattr(self.app.builder, "supported_image_types", [])
+        supported = getattr(builder_of(self.env), "supported_image_types", [])
         for image in list(self.document.findall(nodes.image)):
             candidates: dict[str, str] = image.get("candidates") or {}
             if "?" in candidates:

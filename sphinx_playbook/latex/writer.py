@@ -82,7 +82,10 @@ def title_block_latex(self: Any, docname: str) -> str | None:
     if not title:
         return None
     byline = byline_context(meta, self.config.language, FORMATTED_DATES.get(env))
+    names = ", ".join(author["name"] for author in byline["authors"])
     parts = [
+        # The PDF's own title and author, as Sphinx's title page would set them.
+        f"\\sphinxplaybookpdfinfo{{{_text(self, title)}}}{{{_text(self, names)}}}",
         "\\begin{sphinxplaybooktitleblock}",
         f"{{\\sphinxplaybooktitlefont {_text(self, title)}\\par}}\\medskip",
     ]

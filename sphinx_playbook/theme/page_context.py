@@ -105,6 +105,7 @@ def byline_context(
         "published": _date(meta.published, language, known_dates or {}),
         "updated": _date(meta.updated, language, known_dates or {}),
         "doi": {"text": meta.doi, "url": f"https://doi.org/{meta.doi}"} if meta.doi else None,
+        "pdf": meta.pdf,
     }
 
 

@@ -623,7 +623,7 @@ CASES: tuple[Case, ...] = (
         (
             Expected(
                 2,
-                "unknown front matter key 'subtitle'; known keys are affiliations, authors, bibliography, description, doi, license, published, thumbnail, title, updated",
+                "unknown front matter key 'subtitle'; known keys are affiliations, authors, bibliography, description, doi, license, pdf, published, thumbnail, title, updated",
                 KEY,
             ),
         ),

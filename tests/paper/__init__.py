@@ -1,0 +1,1 @@
+"""PDF tests: LaTeX output compiled with latexmk and TeX Live, read back with pypdf."""

@@ -1,0 +1,9 @@
+extensions = ["sphinx_playbook"]
+html_theme = "sphinx_playbook"
+project = "Paper"
+copyright = "2026, The authors"
+numfig = True
+playbook_bibfiles = ["references.bib"]
+playbook_license = "CC-BY-4.0"
+playbook_math_macros = {"\\RR": "\\mathbb{R}", "\\norm": "\\lVert #1 \\rVert"}
+html_baseurl = "https://example.org/paper/"
