@@ -95,12 +95,12 @@ def title_block_latex(self: Any, docname: str) -> str | None:
         )
     fields = []
     if byline["authors"]:
-        names = []
+        linked = []
         for author in byline["authors"]:
             marks = ",".join(map(str, author["marks"])) if byline["show_marks"] else ""
             mark = f"\\textsuperscript{{{marks}}}" if marks else ""
-            names.append(_link(self, author["name"], author["url"]) + mark)
-        fields.append(("Authors", "\\\\".join(names)))
+            linked.append(_link(self, author["name"], author["url"]) + mark)
+        fields.append(("Authors", "\\\\".join(linked)))
     if byline["affiliations"]:
         places = []
         for affiliation in byline["affiliations"]:
