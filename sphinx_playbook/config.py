@@ -233,6 +233,18 @@ class PlaybookConfig:
             "example": {"plotly": "auto", "vega": "_vendor/vega.min.js"},
         },
     )
+    precompress: bool = field(
+        default=False,
+        metadata={
+            "validate": lambda v: isinstance(v, bool),
+            "expects": "True or False",
+            "doc": "Write `.gz` and `.br` copies beside the site's text files of 1 KB or more "
+            "(pages, scripts, stylesheets, figure documents, the search index), for hosts "
+            "that serve precompressed files (nginx `gzip_static`, Caddy `precompressed`). "
+            "GitHub Pages and Read the Docs compress on the fly and need none.",
+            "example": True,
+        },
+    )
 
 
 CONFIG_FIELDS = {f.name: f for f in dataclasses.fields(PlaybookConfig)}

@@ -14,6 +14,7 @@ from .build.extension import setup_build
 from .citation_file import setup_citation_file
 from .citations.extension import setup_citations
 from .config import add_config_values
+from .delivery import setup_delivery
 from .directives import setup_directives
 from .images import setup_images
 from .interactive import setup_interactive
@@ -77,5 +78,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_math(app, config_inited=config_inited)
     setup_interactive(app)
     setup_latex(app)
+    setup_delivery(app)
     app.add_post_transform(LiftArticleTitle)
     return metadata
