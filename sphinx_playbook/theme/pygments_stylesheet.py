@@ -40,7 +40,8 @@ def pygments_css(light_style: str | type[Style], dark_style: str | type[Style]) 
 
     pydata-sphinx-theme scopes both styles to ``html[data-theme=...]``, which only
     its script sets; here the light style is the default, and the dark one applies
-    when the reader chose dark, or has no choice stored and a dark system.
+    when the reader chose dark, or has no choice stored and a dark system, on
+    screens.
     """
     light = HtmlFormatter(style=light_style).get_style_defs(".highlight")
     dark = HtmlFormatter(style=dark_style)
@@ -49,7 +50,12 @@ def pygments_css(light_style: str | type[Style], dark_style: str | type[Style]) 
     system_dark = dark.get_style_defs(
         'html:not([data-theme="light"], [data-theme="dark"]) .highlight'
     )
-    return f"{light}\n{chosen_dark}\n@media (prefers-color-scheme: dark) {{\n{system_dark}\n}}\n"
+    # Screens only: paper is light whatever the mode (the print stylesheet), and its
+    # code keeps the light style's colours.
+    return (
+        f"{light}\n@media screen {{\n{chosen_dark}\n}}\n"
+        f"@media screen and (prefers-color-scheme: dark) {{\n{system_dark}\n}}\n"
+    )
 
 
 def _style(name: str, setting: str, fallback: str) -> type[Style]:

@@ -262,13 +262,16 @@ def test_the_site_chrome_does_not_print(printed) -> None:
     spaced, squashed = " ".join(" ".join(runs).split()), squash("".join(runs))
     chrome = page.evaluate(
         """() => ['.pb-header', '.pb-toc', '.pb-prev-next', '.pb-search-dialog', '.pb-copy',
-                  '.pb-skip-link', '.pb-search-button', '.pb-theme-switch', '.pb-card']
+                  '.pb-skip-link', '.pb-search-button', '.pb-theme-switch',
+                  '.pb-card:not(.pb-previews *)', '.pb-previews']
              .flatMap(s => [...document.querySelectorAll(s)].map(e => ({
                selector: s, shown: e.checkVisibility(), text: e.textContent})))"""
     )
     assert {c["selector"] for c in chrome} >= {".pb-header", ".pb-toc", ".pb-copy"}
     for part in chrome:
         assert not part["shown"], part["selector"]
+        if part["selector"] == ".pb-previews":
+            continue  # previews repeat what the page prints: a figure's legend, a section's text
         text = " ".join(part["text"].split())
         if len(squash(text)) > 20:
             assert squash(text) not in squashed, part["selector"]
@@ -479,6 +482,11 @@ def test_a_page_in_dark_mode_prints_light(printed, path: str) -> None:
                 assert luminance(colour) > 0.8, (index, share, colour)
         dark_text = [c for c in text_colours if luminance(c) < 0.4]
         assert text_colours and len(dark_text) / len(text_colours) > 0.9, (index, text_colours[:5])
+    # Highlighted code prints in the light style's colours, as a light page would.
+    tokens = "() => [...document.querySelectorAll('.highlight span')].map(e => getComputedStyle(e).color)"
+    printed_dark = page.evaluate(tokens)
+    page.evaluate("document.documentElement.dataset.theme = 'light'")
+    assert printed_dark and printed_dark == page.evaluate(tokens)
 
 
 def test_the_running_header_and_footer(printed) -> None:
