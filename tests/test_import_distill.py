@@ -32,12 +32,46 @@ ARTICLES = ("basic", "broken", "grid", "bib-src", "fragments")
 #: Elements that continue a line of text; everything else separates blocks.
 INLINE = frozenset(
     {
-     "a", "abbr", "b", "bdi", "bdo", "br", "cite", "code", "data", "dfn", "em", "i", "kbd",
-     "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var",
-     "wbr", "img", "del", "ins", "label", "tt", "math", "d-cite", "d-footnote", "d-math",
-     "d-code",
+        "a",
+        "abbr",
+        "b",
+        "bdi",
+        "bdo",
+        "br",
+        "cite",
+        "code",
+        "data",
+        "dfn",
+        "em",
+        "i",
+        "kbd",
+        "mark",
+        "q",
+        "s",
+        "samp",
+        "small",
+        "span",
+        "strong",
+        "sub",
+        "sup",
+        "time",
+        "u",
+        "var",
+        "wbr",
+        "img",
+        "del",
+        "ins",
+        "label",
+        "tt",
+        "math",
+        "d-cite",
+        "d-footnote",
+        "d-math",
+        "d-code",
     }
 )
+
+BLOCKS = ["p", "div", "ul", "ol", "h2", "h3", "pre", "table", "blockquote", "figure"]
 
 
 @pytest.fixture(scope="module")
@@ -91,6 +125,28 @@ def _segments(root: Tag) -> list[str]:
     return [_norm(run) for run in runs if _norm(run)]
 
 
+def _own_runs(element: Tag) -> list[str]:
+    """An emphasis element's runs of text outside the blocks it holds (an unclosed <em>
+    around blocks, as a browser builds it, styles those runs; the import keeps that)."""
+    runs = [""]
+
+    def walk(node: Tag) -> None:
+        for child in node.children:
+            if isinstance(child, Comment):
+                continue
+            if isinstance(child, NavigableString):
+                runs[-1] += str(child)
+            elif child.name in INLINE and child.find(BLOCKS) is None:
+                runs[-1] += child.get_text()
+            elif child.name in INLINE:
+                walk(child)
+            else:
+                runs.append("")
+
+    walk(element)
+    return [_norm(run) for run in runs if _norm(run)]
+
+
 def _collect(root: Tag, *, links: list[Tag], emphasis: list[Tag], strong: list[Tag]) -> dict:
     return {
         "text": _segments(root),
@@ -113,16 +169,21 @@ def source_side(name: str) -> dict:
     ):  # fmt: skip
         for element in soup.select(selector):
             element.decompose()
-    title = front.get("title") or _norm(soup.select_one("d-title h1").get_text())
-    for heading in soup.select("d-title h1"):
+    # The visible heading is the title, unless an unclosed <h1> swallowed the article.
+    heading = soup.select_one("d-title h1")
+    swallowed = heading is not None and heading.find(["h2", "p", "div", "ul", "pre"]) is not None
+    title = front.get("title") if swallowed or heading is None else _norm(heading.get_text())
+    if swallowed:
+        heading.unwrap()
+    elif heading is not None:
         heading.decompose()
+    # The paragraph right after it is the subtitle; else the front matter's description.
     description = front.get("description")
     title_block = soup.select_one("d-title")
-    if title_block is not None and not description:
-        lone = [c for c in title_block.children if isinstance(c, Tag)]
-        if len(lone) == 1 and lone[0].name == "p":
-            description = _norm(lone[0].get_text())
-            lone[0].decompose()
+    first = [c for c in title_block.children if isinstance(c, Tag)] if title_block else []
+    if first and first[0].name == "p":
+        description = _norm(first[0].get_text())
+        first[0].decompose()
     # Text delimiters the front matter gave KaTeX become formulas, as on distill.pub.
     formulas_in_text = []
     for item in delimiters:
@@ -153,9 +214,9 @@ def source_side(name: str) -> dict:
         if a["href"].startswith("#"):
             a["href"] = "#" + make_id(a["href"][1:])
     body = soup.body
-    result = _collect(
-        body, links=links, emphasis=soup.select("em, i"), strong=soup.select("strong, b")
-    )
+    result = _collect(body, links=links, emphasis=[], strong=[])
+    result["emphasis"] = [run for e in soup.select("em, i") for run in _own_runs(e)]
+    result["strong"] = [run for e in soup.select("strong, b") for run in _own_runs(e)]
     return result | {
         "title": title,
         "description": description,
@@ -176,7 +237,7 @@ def built_side(out: Path) -> dict:
     for selector in (
         "#pb-references", "#pb-appendix-citation", "#pb-appendix-updates",
         "#pb-appendix-reuse", "a.headerlink", ".admonition-title",
-        ".pb-interactive__fallback", ".pb-interactive__scroll", "script", "style",
+        ".pb-interactive__fallback", ".pb-interactive__scroll", "script", "style", ".pb-preview",
     ):  # fmt: skip
         for element in body.select(selector):
             element.decompose()
@@ -197,7 +258,7 @@ def built_side(out: Path) -> dict:
         ]
         notes.decompose()
     cites = []
-    for cite in body.select(".pb-cite"):
+    for cite in body.select(".pb-cite:not(.pb-xref)"):
         keys = [a["href"].removeprefix("#pb-ref-") for a in cite.select(".pb-cite__link")]
         if keys:
             cites.append(",".join(keys))
@@ -208,11 +269,11 @@ def built_side(out: Path) -> dict:
         block.replace_with(soup.new_tag("pre", string="⟦code⟧"))
     images = [(PurePosixPath(i["src"]).name, i.get("alt", "")) for i in body.select("img")]
     links = [
-        a for a in body.select("a[href]") if not {"pb-backlink"} & set(a.get("class") or [])
+        a
+        for a in body.select("a[href]")
+        if not {"pb-backlink", "pb-zoom"} & set(a.get("class") or [])
     ]
-    result = _collect(
-        body, links=links, emphasis=body.select("em"), strong=body.select("strong")
-    )
+    result = _collect(body, links=links, emphasis=body.select("em"), strong=body.select("strong"))
     return result | {
         "title": title,
         "description": _norm(subtitle.get_text()) if subtitle else None,
@@ -371,7 +432,7 @@ def test_not_a_distill_article(tmp_path, capsys):
     source = FIXTURES / "not-distill"
     assert _fails(["import-distill", str(source), str(tmp_path / "o")], capsys) == (
         f"sphinx-playbook: error: {source / 'index.html'}: not a Distill article: no "
-        "<d-article>, <d-front-matter> or <d-title> element"
+        "<d-article>, <d-front-matter>, <d-title> or <dt-article> element"
     )
     assert not (tmp_path / "o").exists()
 
@@ -428,8 +489,7 @@ def test_progress_bar_only_on_a_terminal():
     bar.step(2)
     bar.finish()
     assert terminal.getvalue() == (
-        "\rconverting [" + "#" * 15 + "-" * 15 + "] 2/4"
-        "\rconverting [" + "#" * 30 + "] 4/4\n"
+        "\rconverting [" + "#" * 15 + "-" * 15 + "] 2/4\rconverting [" + "#" * 30 + "] 4/4\n"
     )
     plain = io.StringIO()
     bar = Progress(plain, 4, "converting")
@@ -444,11 +504,7 @@ _MYST = create_md_parser(
 
 
 @settings(max_examples=300, deadline=None)
-@given(
-    st.text(
-        alphabet=st.sampled_from(list("ab1 .)*_`[]()<>!$&#;{}|~\\%:+-=^\"'\n")), min_size=1
-    )
-)
+@given(st.text(alphabet=st.sampled_from(list("ab1 .)*_`[]()<>!$&#;{}|~\\%:+-=^\"'\n")), min_size=1))
 def test_escaped_text_reads_as_itself(text):
     """Whatever characters a paragraph holds, MyST reads them back as that text, no markup."""
     from sphinx_playbook.cli.distill import markdown as md

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -10,18 +11,39 @@ import yaml
 
 from ..errors import CliError
 from ..progress import Progress
-from .assets import Assets
+from .assets import PUBLISHED, Assets
+from .bibliography import tidy
 from .convert import Converter
+from .math import check_formulas
 from .report import Report
 from .source import metadata, read_article
 
+#: A script calling underscore.js or lodash through the global ``_``.
+UNDERSCORE = re.compile(r"(?<![\w$.])_\.(?:contains|each|map|range|filter|extend|keys|"
+                        r"sortBy|uniq|debounce|throttle|template|shuffle|zip)\(")  # fmt: skip
+DOCTOOLS_HOOK = '''
+
+def _without_doctools(app, pagename, templatename, context, doctree):
+    """doctools.js declares a global _ (gettext) that hides the article's underscore.js;
+    sphinx_highlight.js needs doctools.js."""
+    context["script_files"] = [
+        script
+        for script in context.get("script_files", [])
+        if "doctools" not in str(script) and "sphinx_highlight" not in str(script)
+    ]
+
+
+def setup(app):
+    app.connect("html-page-context", _without_doctools)'''
+#: The whole report, every place on its own line, written into OUT.
+REPORT_FILE = "import-report.txt"
 CONF_TEMPLATE = '''"""Sphinx configuration written by ``sphinx-playbook import-distill``."""
 
 project = {project!r}
 html_title = project
 extensions = ["sphinx_playbook"]
 html_theme = "sphinx_playbook"
-exclude_patterns = ["_build"]
+exclude_patterns = ["_build", {published!r}]
 # Keep the article's quotes and dashes exactly as written.
 smartquotes = False
 {extra}'''
@@ -42,20 +64,54 @@ def import_distill(
         raise CliError(f"{out}: already exists; choose a new folder for the project")
     article = read_article(source)
     report = Report(source_name=str(article.html_path))
-    assets = Assets(article.root, report)
+    assets = Assets(article.root, report, article.html_path)
+    for name, count in article.v1.items():
+        report.found[f"{name} (v1, read as v2)"] += count
+        report.converted[f"{name} (v1, read as v2)"] += count
+    for line, message in article.v1_problems:
+        report.raw("dt-include", line, f"{message}; kept as it is")
     converter = Converter(article, report, assets)
     progress = Progress(stderr, converter.total_steps(), "converting")
     converter.progress = progress.step
     heading_title, body = converter.body()
     progress.finish()
+    assets.report_missing(str(article.html_path))
+    katex_macros = article.katex.get("macros") if isinstance(article.katex, dict) else None
+    check_formulas(
+        converter.formulas, katex_macros if isinstance(katex_macros, dict) else {}, report
+    )
 
     front, unknown = metadata(article.front_matter, article.soup)
     for key in unknown:
         report.doubt("d-front-matter", article.front_matter_line, f"the key {key!r} is not kept")
-    if converter.description and "description" not in front:
+    title_block_line = article.front_matter_line
+    if converter.description:
+        meta = front.get("description")
+        if meta and " ".join(str(meta).split()) != converter.description:
+            report.doubt(
+                "title block",
+                title_block_line,
+                "the front matter's description (Distill shows it only to search engines) is "
+                "left out: the visible subtitle of <d-title> is the description",
+            )
         front["description"] = converter.description
-    title = front.get("title") or heading_title or article.html_path.stem
-    front.setdefault("title", title)
+    elif front.get("description"):
+        report.doubt(
+            "title block",
+            title_block_line,
+            "no visible subtitle: the front matter's description, which Distill shows only "
+            "to search engines, becomes the subtitle",
+        )
+    title = heading_title or front.get("title") or article.html_path.stem
+    if front.get("title") and " ".join(str(front["title"]).split()) != title:
+        report.doubt(
+            "title block",
+            title_block_line,
+            f"the front matter's title {front['title']!r} is left out: the visible "
+            "<d-title> heading is the title",
+        )
+    front["title"] = title
+    front = {"title": title, **{k: v for k, v in front.items() if k != "title"}}
 
     extra = []
     if article.bibtex:
@@ -70,17 +126,42 @@ def import_distill(
     heading = " ".join(str(title).split())
     page = f"---\n{front_text}---\n\n# {_escape_heading(heading)}\n\n{body}\n"
 
+    if UNDERSCORE.search(assets.script_text(article.soup)):
+        report.doubt(
+            "script",
+            None,
+            "the article's scripts use underscore's global _, which Sphinx's doctools.js "
+            "hides with its own (gettext): conf.py leaves doctools.js (and sphinx_highlight.js, "
+            "which needs it) out of the page",
+        )
+        extra.append(DOCTOOLS_HOOK)
     out.mkdir(parents=True, exist_ok=True)
+    if assets.copy_to(out):
+        extra.insert(
+            0,
+            "# The article's folder as it was published (scripts, data, images...), at the\n"
+            f"# site's root, so the URLs of its scripts and styles stay valid.\n"
+            f"html_extra_path = [{PUBLISHED!r}]",
+        )
     (out / "index.md").write_text(page, encoding="utf-8")
     (out / "conf.py").write_text(
-        CONF_TEMPLATE.format(project=str(title), extra="\n".join(extra) + ("\n" if extra else "")),
+        CONF_TEMPLATE.format(
+            project=str(title),
+            published=PUBLISHED,
+            extra="\n".join(extra) + ("\n" if extra else ""),
+        ),
         encoding="utf-8",
     )
     if article.bibtex:
-        (out / article.bib_name).write_text(article.bibtex, encoding="utf-8")
-    assets.copy_to(out)
+        bibtex, problems = tidy(article.bibtex)
+        for line, message in problems:
+            report.doubt("bibliography", None, f"{article.bib_name} line {line}: {message}")
+        (out / article.bib_name).write_text(bibtex, encoding="utf-8")
 
     print(report.table(), file=stdout)
+    (out / REPORT_FILE).write_text(report.full_text(), encoding="utf-8")
+    if len(report.groups()) != len(report.places):
+        print(f"\nEvery place, one a line: {out / REPORT_FILE}", file=stdout)
     print(
         f"\nWrote {out}. Build it with: sphinx-build -W {out} {out / '_build' / 'html'}",
         file=stdout,

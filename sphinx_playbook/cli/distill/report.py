@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -66,11 +67,49 @@ class Report:
 
         lines = [line(rows[0]), "  ".join("-" * width for width in widths)]
         lines += [line(row) for row in rows[1:]]
-        places = sorted(self.places, key=lambda place: (place.line or 0, place.construct))
-        if places:
+        groups = self.groups()
+        if groups:
             lines += ["", "To check:"]
-            for place in places:
-                where = f"{self.source_name}:{place.line}" if place.line else self.source_name
-                kind = "kept raw" if place.raw else "check"
-                lines.append(f"  {where}: {place.construct} ({kind}): {place.message}")
+            for places in groups:
+                first = places[0]
+                kind = "kept raw" if first.raw else "check"
+                if len(places) == 1:
+                    where = self._where(first)
+                    lines.append(f"  {where}: {first.construct} ({kind}): {first.message}")
+                    continue
+                numbers = [str(place.line) for place in places if place.line]
+                shown = ", ".join(numbers[:8]) + (", …" if len(numbers) > 8 else "")
+                lines.append(
+                    f"  {len(places)} x {first.construct} ({kind}): {_template(first.message)}"
+                    + (f" (lines {shown})" if numbers else "")
+                )
         return "\n".join(lines)
+
+    def _where(self, place: Place) -> str:
+        return f"{self.source_name}:{place.line}" if place.line else self.source_name
+
+    def groups(self) -> list[list[Place]]:
+        """Places of the same kind said once: same construct, same message up to names."""
+        grouped: dict[tuple[str, bool, str], list[Place]] = {}
+        for place in sorted(self.places, key=lambda p: (p.line or 0, p.construct)):
+            key = (place.construct, place.raw, _template(place.message))
+            grouped.setdefault(key, []).append(place)
+        return sorted(grouped.values(), key=lambda places: places[0].line or 0)
+
+    def full_text(self) -> str:
+        """Every place on its own line, for the file written beside the project."""
+        lines = [self.table().split("\n\nTo check:")[0], "", "Every place:"]
+        for place in sorted(self.places, key=lambda p: (p.line or 0, p.construct)):
+            kind = "kept raw" if place.raw else "check"
+            lines.append(f"  {self._where(place)}: {place.construct} ({kind}): {place.message}")
+        return "\n".join(lines) + "\n"
+
+
+_NAMES = re.compile(
+    r"""'[^']*'|"[^"]*"|#[\w:.-]+|\b[\w./-]+\.(?:png|jpe?g|svg|gif|webp|js|mjs|css|json|csv|mp4|webm|html?)\b"""
+)
+
+
+def _template(message: str) -> str:
+    """A message with its names (quoted text, #ids, file names) left out, for grouping."""
+    return _NAMES.sub("…", message)

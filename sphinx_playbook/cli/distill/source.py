@@ -15,7 +15,15 @@ from bs4 import BeautifulSoup, Tag
 from ..errors import CliError
 
 #: Elements only a Distill article has; one of them must be present.
-DISTILL_MARKERS = ("d-article", "d-front-matter", "d-title")
+DISTILL_MARKERS = ("d-article", "d-front-matter", "d-title", "dt-article")
+#: Distill template v1's elements and the v2 elements they are read as.
+V1_NAMES = {
+    "dt-article": "d-article", "dt-cite": "d-cite", "dt-fn": "d-footnote",
+    "dt-byline": "d-byline", "dt-appendix": "d-appendix", "dt-math": "d-math",
+    "dt-code": "d-code", "dt-banner": "d-banner", "dt-toc": "d-toc",
+    "dt-footnote-list": "d-footnote-list", "dt-citation-list": "d-citation-list",
+    "dt-bibliography": "d-bibliography",
+}  # fmt: skip
 _DATE_FORMATS = ("%Y-%m-%d", "%b %d, %Y", "%B %d, %Y", "%d %B %Y", "%d %b %Y", "%Y/%m/%d")
 
 
@@ -31,6 +39,9 @@ class Article:
     bibtex: str | None
     bib_name: str
     katex: dict[str, Any] = field(default_factory=dict)
+    #: v1 element names read as v2 (``dt-cite`` -> count), and what v1 could not be read
+    v1: dict[str, int] = field(default_factory=dict)
+    v1_problems: list[tuple[int | None, str]] = field(default_factory=list)
 
 
 def attr_value(element: Tag, name: str) -> str:
@@ -65,13 +76,70 @@ def read_article(source: Path) -> Article:
     soup = BeautifulSoup(text, "html5lib")
     if not any(soup.find(marker) for marker in DISTILL_MARKERS):
         raise CliError(
-            f"{html_path}: not a Distill article: no <d-article>, <d-front-matter> or "
-            "<d-title> element"
+            f"{html_path}: not a Distill article: no <d-article>, <d-front-matter>, "
+            "<d-title> or <dt-article> element"
         )
+    v1, problems = _read_v1(soup, root)
     front_matter, line = _front_matter(soup, html_path)
     bibtex, bib_name = _bibliography(soup, root, html_path)
     katex = front_matter.get("katex") if isinstance(front_matter.get("katex"), dict) else {}
-    return Article(root, html_path, soup, front_matter, line, bibtex, bib_name, katex or {})
+    return Article(
+        root, html_path, soup, front_matter, line, bibtex, bib_name, katex or {}, v1, problems
+    )
+
+
+def _read_v1(
+    soup: BeautifulSoup, root: Path
+) -> tuple[dict[str, int], list[tuple[int | None, str]]]:
+    """Distill template v1 read as v2: element names, the YAML front matter script,
+    ``<dt-include>`` inlined, the h1 (and the h2 right after it) as the title block."""
+    counts: dict[str, int] = {}
+    problems: list[tuple[int | None, str]] = []
+    for include in soup.find_all("dt-include"):
+        source = attr_value(include, "src")
+        path = (root / source).resolve() if source else None
+        if path is None or not path.is_file():
+            problems.append((include.sourceline, f"<dt-include src={source!r}>: no such file"))
+            continue
+        fragment = BeautifulSoup(path.read_text("utf-8", errors="replace"), "html5lib")
+        holder = fragment.body or fragment
+        for child in list(holder.children):
+            include.insert_before(child.extract())
+        include.decompose()
+        counts["dt-include"] = counts.get("dt-include", 0) + 1
+    for old, new in V1_NAMES.items():
+        for element in soup.find_all(old):
+            element.name = new
+            counts[old] = counts.get(old, 0) + 1
+    front = soup.find("script", attrs={"type": "text/front-matter"})
+    if front is not None and front.find_parent("d-front-matter") is None:
+        holder = soup.new_tag("d-front-matter")
+        front.insert_before(holder)
+        holder.append(front.extract())
+        counts["front-matter script"] = 1
+    bibliography = soup.find("script", attrs={"type": "text/bibliography"})
+    if bibliography is not None and soup.find("d-bibliography") is None:
+        holder = soup.new_tag("d-bibliography")
+        bibliography.insert_before(holder)
+        holder.append(bibliography.extract())
+        counts["bibliography script"] = 1
+    article = soup.find("d-article")
+    if counts and soup.find("d-title") is None and article is not None:
+        heading = article.find("h1")
+        if heading is not None:
+            title = soup.new_tag("d-title")
+            heading.insert_before(title)
+            following = heading.find_next_sibling()
+            title.append(heading.extract())
+            if (
+                following is not None
+                and following.name == "h2"
+                and following.find_previous_sibling() is title
+            ):
+                title.append(following.extract())
+            # The title block stands before the article, as in v2.
+            article.insert_before(title.extract())
+    return counts, problems
 
 
 def _front_matter(soup: BeautifulSoup, html_path: Path) -> tuple[dict[str, Any], int | None]:
@@ -79,6 +147,8 @@ def _front_matter(soup: BeautifulSoup, html_path: Path) -> tuple[dict[str, Any],
     if holder is None:
         return {}, None
     script = holder.find("script")
+    if script is not None and script.string is None:
+        script.string = "".join(str(child) for child in script.children)
     if script is None:
         return {}, holder.sourceline
     kind = (attr_value(script, "type") or "text/json").lower()

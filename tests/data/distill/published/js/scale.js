@@ -1,0 +1,1 @@
+export const scale = (value) => value * 2;
