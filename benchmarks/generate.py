@@ -12,6 +12,7 @@ full-bleed image          ``{wide-image}``                    ``{figure}`` at 10
 code side by side         ``{side-by-side}``                  two code blocks, one after the other
 citation                  ``{cite}`` into a 1,000-entry .bib  a footnote with the reference
 math                      ``$...$``, ``$$...$$`` (KaTeX)      the same (MathJax in the browser)
+cross-reference           ``{ref}``, ``{doc}`` with a card    the same, a plain link
 ========================  ==================================  ==============================
 
 Size 1 is about one Ultra-Scale Playbook (30,000 words, ~250 formulas, ~45
@@ -54,6 +55,9 @@ class ChapterPlan:
     footnotes: int = 3
     tables: int = 2
     admonitions: int = 2
+    #: {ref} links to sections (of the previous chapter, else this one) and one
+    #: {doc} link: what hover cards cost (sphinx_playbook writes one per target).
+    cross_references: int = 6
 
 
 PLAN = ChapterPlan()
@@ -234,6 +238,8 @@ def chapter(number: int, ours: bool) -> str:
     for index in range(plan.inline_math):
         inline_per_paragraph[(index * paragraphs) // plan.inline_math] += 1
     cite_paragraphs = {5 + index * 9 for index in range(plan.citations)}
+    xref_paragraphs = {6 + index * 7 for index in range(plan.cross_references)}
+    linked = number - 1 if number > 1 else number
     footnote_paragraphs = {4 + index * 15 for index in range(plan.footnotes)}
 
     lines: list[str] = []
@@ -249,7 +255,8 @@ def chapter(number: int, ours: bool) -> str:
     figure_count = display_count = 0
     for index in range(paragraphs):
         if index % 10 == 0 and index:
-            lines += [f"## {text.title()} {number}.{index // 10}", ""]
+            label = f"c{number}-s{index // 10}"
+            lines += [f"({label})=", f"## {text.title()} {number}.{index // 10}", ""]
         sentences = [text.sentence(15) for _ in range(6)]
         for _ in range(inline_per_paragraph[index]):
             sentences[text.random.randrange(6)] += f" We have ${text.inline_formula()}$."
@@ -261,6 +268,12 @@ def chapter(number: int, ours: bool) -> str:
                 label = f"c{number}-{index}"
                 sentences[2] += f"[^{label}]"
                 footnotes.append(f"[^{label}]: {_reference_text(key)}")
+        if index in xref_paragraphs:
+            if index == min(xref_paragraphs):
+                sentences[3] += f" See {{doc}}`chapter-{linked:03d}`."
+            else:
+                section = 1 + (index // 7) % (paragraphs // 10 - 1)
+                sentences[3] += f" See {{ref}}`c{linked}-s{section}`."
         if index in footnote_paragraphs:
             label = f"n{number}-{index}"
             sentences[4] += f"[^{label}]"

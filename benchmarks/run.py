@@ -43,6 +43,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -313,6 +314,9 @@ def run(arguments: argparse.Namespace) -> dict:
                     plain = build(math_off, out(size, MATH_OFF))  # before ours, every other run
                 full = build(source, out(size, side))
                 samples.add(f"build_s/{side}/{size}", full.wall_s)
+                if size == sizes[0] and run_number == 0:
+                    for name, value in card_weight(out(size, side) / ARTICLE).items():
+                        samples.add(f"card_{name}/{side}", value)
                 samples.add(f"build_cpu_s/{side}/{size}", full.cpu_s)
                 samples.add(f"peak_rss_mb/{side}/{size}", full.peak_rss_mb)
                 print(
@@ -375,6 +379,59 @@ def measure_pages(arguments, books: tuple[Path, Path], root: Path, samples: Samp
                     for name, value in rendering(browser, url, width).items():
                         samples.add(f"{name}/{side}/{width}", value)
         browser.close()
+
+
+class _CardStore(HTMLParser):
+    """Where the page's store of hover cards starts and ends, and what it holds."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.start = self.end = None
+        self.depth = self.cards = self.hosts = 0
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        classes = (dict(attrs).get("class") or "").split()
+        if "pb-xref" in classes:
+            self.hosts += 1
+        if tag != "div":
+            return
+        if "pb-previews" in classes and self.start is None:
+            self.start, self.depth = self.getpos(), 1
+        elif self.depth:
+            self.depth += 1
+            self.cards += "pb-card" in classes
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "div" and self.depth:
+            self.depth -= 1
+            if not self.depth:
+                self.end = self.getpos()
+
+
+def card_weight(page: Path) -> dict[str, float]:
+    """The bytes of a page's cross-reference cards: each target's card, written once.
+
+    A link with a card also gets its host (``<span class="pb-xref" ...>``), counted
+    apart: the page grows by the cards and the hosts, and nothing else.
+    """
+    text = page.read_text(encoding="utf-8")
+    store = _CardStore()
+    store.feed(text)
+    if store.start is None or store.end is None or not store.cards:
+        return {"cards": 0.0, "references": float(store.hosts)}
+    starts = [0]
+    for line in text.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    begin = starts[store.start[0] - 1] + store.start[1]
+    end = starts[store.end[0] - 1] + store.end[1] + len("</div>")
+    size = len(text[begin:end].encode("utf-8"))
+    host = len('<span class="pb-xref" aria-describedby="pb-preview-00"></span>')
+    return {
+        "cards": float(store.cards),
+        "references": float(store.hosts),
+        "bytes_per_card": size / store.cards,
+        "bytes_per_reference": float(host),
+    }
 
 
 def versions() -> dict[str, str]:
@@ -448,6 +505,9 @@ def table(result: dict) -> list[str]:
     row("CSS + JS + fonts, gzip", "weight_total_gzip/{side}", "KB", 1 / 1024, 1)
     row("CSS + JS + fonts, raw", "weight_total_raw/{side}", "KB", 1 / 1024, 1)
     row("requests to another origin (refused)", "weight_requests_elsewhere/{side}", "", 1, 0)
+    row("cross-references in a chapter", "card_references/{side}", "", 1, 0)
+    row("hover cards in a chapter (one per target)", "card_cards/{side}", "", 1, 0)
+    row("bytes per hover card, raw", "card_bytes_per_card/{side}", "B", 1, 0)
     for width in WIDTHS:
         row(f"First Contentful Paint, {width} px", f"fcp/{{side}}/{width}", "ms", digits=0)
         row(f"Largest Contentful Paint, {width} px", f"lcp/{{side}}/{width}", "ms", digits=0)

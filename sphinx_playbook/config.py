@@ -153,7 +153,7 @@ class PlaybookConfig:
             "each build: one `playbook.metadata` warning per title, authors, DOI or date "
             "that differs. Relative to conf.py; a missing `CITATION.cff` beside conf.py is "
             "no error, a missing file named here is; `None` compares nothing. A project "
-            "from `sphinx-playbook new` sets `\"../CITATION.cff\"`, the repository root.",
+            'from `sphinx-playbook new` sets `"../CITATION.cff"`, the repository root.',
             "example": "../CITATION.cff",
         },
     )
@@ -219,6 +219,16 @@ class PlaybookConfig:
             "example": "book",
         },
     )
+    ref_previews: bool = field(
+        default=True,
+        metadata={
+            "validate": lambda v: isinstance(v, bool),
+            "expects": "True or False",
+            "doc": "Hover cards on cross-references to figures, tables, equations, sections "
+            "and pages, written at build time; `False` leaves plain links.",
+            "example": False,
+        },
+    )
     interactive_libraries: dict[str, str] = field(
         default_factory=lambda: {"plotly": "auto"},
         metadata={
@@ -231,6 +241,18 @@ class PlaybookConfig:
             'from: `"auto"` (the installed package: plotly, bokeh) or a path relative to '
             'the source directory. A library left out is `"auto"` when a package has it.',
             "example": {"plotly": "auto", "vega": "_vendor/vega.min.js"},
+        },
+    )
+    images: str = field(
+        default="auto",
+        metadata={
+            "validate": lambda v: v in ("auto", "off"),
+            "expects": "'auto' or 'off'",
+            "doc": '`"auto"`: each PNG, JPEG and GIF also served as WebP at the widths the '
+            "layout shows it at (`srcset` and `sizes`, the original kept for old browsers), "
+            "made when the site is built and kept only where smaller; an image with the class "
+            '`pb-original` is served as it is. `"off"`: every image as written.',
+            "example": "off",
         },
     )
     precompress: bool = field(

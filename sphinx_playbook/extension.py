@@ -21,8 +21,9 @@ from .interactive import setup_interactive
 from .latex import setup_latex
 from .math.extension import setup_math
 from .metadata import setup_metadata
+from .previews import setup_previews
 from .theme import setup_theme
-from .transforms import LiftArticleTitle
+from .transforms import LiftArticleTitle, lifted_title, skip_lifted_title
 
 logger = logging.getLogger(__name__)
 
@@ -49,7 +50,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
         "version": __version__,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
-        "env_version": 5,  # 5: the pdf key in each page's metadata
+        "env_version": 6,  # 6: hover previews of each page's targets; 5: the pdf key
     }
     if app in _SET_UP:
         return metadata
@@ -79,5 +80,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_interactive(app)
     setup_latex(app)
     setup_delivery(app)
+    setup_previews(app)
+    app.add_node(lifted_title, html=(skip_lifted_title, None))
     app.add_post_transform(LiftArticleTitle)
     return metadata

@@ -5,10 +5,19 @@ and the text below an image moves down when it arrives (layout shift). Under
 this theme every plain image, and every wide-image band under any theme, is
 written with the size read from the file at build time, ``loading="lazy"`` and
 ``decoding="async"``; CSS keeps it responsive (``max-width: 100%; height: auto``).
+
+Two reader-side additions live here too. A figure's image is written inside a
+link to its file (``a.pb-zoom``): without JavaScript the link opens the file,
+with it the theme's script shows it full-size in a dialog. And an image can
+carry a dark variant (``:dark:`` on ``wide-image`` and ``figure-legend``): a
+second image node, read like any other so Sphinx copies its file, which HTML
+pages show with the ``only-light``/``only-dark`` classes (CSS follows the
+system and the mode switch, no script) and other builders drop.
 """
 
 from __future__ import annotations
 
+import html
 import posixpath
 import urllib.parse
 from typing import Any
@@ -19,11 +28,65 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.images import get_image_size
 
 from .build.state import build_facts
+from .delivery.responsive_images import picture_sources
 
 #: Image options that mean the author sized or placed the image themselves.
 _AUTHOR_SIZED = ("width", "height", "scale", "loading")
 #: Formats a browser shows in <img>; others (video...) stay with Sphinx's writer.
 _IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".svg", ".bmp")
+
+
+#: The class of the image node that is another image's dark variant.
+DARK_VARIANT = "pb-dark-variant"
+
+
+def add_dark_variant(image: nodes.image, uri: str) -> nodes.image:
+    """Put the dark variant ``uri`` of ``image`` right after it (same alt text)."""
+    dark = nodes.image(uri=uri, alt=image.get("alt", ""), classes=[DARK_VARIANT], candidates={})
+    dark.source, dark.line = image.source, image.line
+    image.parent.insert(image.parent.index(image) + 1, dark)
+    return dark
+
+
+def is_dark_variant(node: nodes.Node) -> bool:
+    return isinstance(node, nodes.image) and DARK_VARIANT in node["classes"]
+
+
+class DarkVariants(SphinxPostTransform):
+    """HTML: each image and its dark variant get ``only-light`` and ``only-dark``.
+    Other builders (and EPUB, whose readers may ignore the classes): the variant goes."""
+
+    default_priority = 195  # before the wide-image band (200) and SizeImages (210)
+
+    def run(self, **kwargs: Any) -> None:
+        facts = build_facts(self.env)
+        in_html = facts.html and not facts.builder_name.startswith("epub")
+        for dark in [i for i in self.document.findall(nodes.image) if is_dark_variant(i)]:
+            parent = dark.parent
+            index = parent.index(dark)
+            light = parent[index - 1] if index else None
+            if not in_html or not isinstance(light, nodes.image):
+                parent.remove(dark)
+                continue
+            light["classes"].append("only-light")
+            dark["classes"].append("only-dark")
+
+
+def _zoomable(image: nodes.image) -> bool:
+    """An image of a figure that is not already a link, nor an interactive fallback."""
+    parent = image.parent
+    if isinstance(parent, nodes.reference) or "pb-interactive__image" in image["classes"]:
+        return False
+    figure = next((a for a in _ancestors(image) if isinstance(a, nodes.figure)), None)
+    return figure is not None and "pb-interactive" not in figure["classes"]
+
+
+def _ancestors(node: nodes.Node) -> list[nodes.Element]:
+    found = []
+    while node.parent is not None:
+        node = node.parent
+        found.append(node)
+    return found
 
 
 class sized_image(nodes.image):
@@ -52,7 +115,17 @@ def visit_sized_image(self: Any, node: sized_image) -> None:
     attributes["decoding"] = "async"
     if "align" in node:
         node["classes"].append(f"align-{node['align']}")
+    zoom = node.get("pb_zoom")
+    if zoom:
+        # The link takes the variant's class, so a hidden variant leaves no tab stop.
+        classes = ["pb-zoom", *(c for c in node["classes"] if c in ("only-light", "only-dark"))]
+        self.body.append(f'<a class="{" ".join(classes)}" href="{html.escape(uri)}">')
+    sources = picture_sources(self, node, source_uri)
+    self.body.append(f"<picture>{sources}" if sources else "")
     self.body.append(self.emptytag(node, "img", "", **attributes))
+    self.body.append("</picture>" if sources else "")
+    if zoom:
+        self.body.append("</a>")
     raise nodes.SkipNode
 
 
@@ -67,6 +140,8 @@ class SizeImages(SphinxPostTransform):
 
     def run(self, **kwargs: Any) -> None:
         for image in list(self.document.findall(nodes.image)):
+            if _zoomable(image):
+                image["pb_zoom"] = True
             if isinstance(image, sized_image) or any(k in image for k in _AUTHOR_SIZED):
                 continue
             uri = image["uri"]
@@ -80,4 +155,5 @@ class SizeImages(SphinxPostTransform):
 
 def setup_images(app: Sphinx) -> None:
     app.add_node(sized_image, html=(visit_sized_image, None))
+    app.add_post_transform(DarkVariants)
     app.add_post_transform(SizeImages)

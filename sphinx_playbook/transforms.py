@@ -11,6 +11,16 @@ from .build.state import build_facts
 from .theme import ARTICLE_BUILDERS
 
 
+class lifted_title(nodes.title):
+    """The page's first heading, shown by the title block: the HTML writes nothing
+    in its place, while Sphinx's search index still reads it as the page's title
+    (so the next heading is a section with its own anchor, not the page title)."""
+
+
+def skip_lifted_title(self: Any, node: lifted_title) -> None:
+    raise nodes.SkipNode
+
+
 class LiftArticleTitle(SphinxPostTransform):
     """Move the page's first heading out of the body into the title block.
 
@@ -29,5 +39,8 @@ class LiftArticleTitle(SphinxPostTransform):
         section = next((n for n in self.document.children if isinstance(n, nodes.section)), None)
         if section is None or not section.children or not isinstance(section[0], nodes.title):
             return
-        section.remove(section[0])
+        title = section[0]
+        lifted = lifted_title(title.rawsource, "", *title.children, **title.attributes)
+        lifted.source, lifted.line = title.source, title.line
+        title.replace_self(lifted)
         self.document["playbook_title_lifted"] = True

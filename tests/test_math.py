@@ -186,7 +186,7 @@ def stylesheets(page) -> list[str]:
 def test_pages_carry_rendered_math_and_only_math_pages_link_katex(app):
     app.build()
     page = read_html(app)
-    formulas = page.select(".pb-body .katex")
+    formulas = page.select(".pb-body .katex:not(.pb-previews *)")  # not the {eq} link's card
     assert len(formulas) == 4  # 2 inline, 2 display; the broken one is shown as TeX
     assert all(f.select_one(".katex-mathml math") for f in formulas), "MathML for readers"
     assert page.select_one(".katex .mord.mathbb") is not None, "the \\RR macro was expanded"
@@ -459,7 +459,7 @@ def test_mathml_mode_writes_mathml_core_and_temml_css(app):
     app.build()
     page = read_html(app)
     assert page.select(".katex") == []
-    formulas = page.select(".pb-body math")
+    formulas = page.select(".pb-body math:not(.pb-previews *)")  # not the {eq} link's card
     assert len(formulas) == 4
     assert formulas[0].select_one('annotation[encoding="application/x-tex"]') is not None
     assert "_static/temml/temml.css" in stylesheets(page)

@@ -206,7 +206,7 @@ XREF_MD = {
     ),
     "part.md": "# Part\n\nIntro.\n\n```{toctree}\ntarget\nfiller\n```\n",
     "target.md": (
-        "# Target\n\nText.\n\n(sec-label)=\n## Old section\n\nText.\n\n"
+        "# Target\n\nText.\n\nProse.\n\n(sec-label)=\n## Old section\n\nText.\n\n"
         "```{figure} pic.png\n:name: fig-label\n\nOld caption\n```\n\n"
         "```{math}\n:label: eq-label\n\na = b\n```\n"
     ),
@@ -226,7 +226,8 @@ XREF_RST = {
     ),
     "part.rst": "Part\n====\n\nIntro.\n\n.. toctree::\n\n   target\n   filler\n",
     "target.rst": (
-        "Target\n======\n\nText.\n\n.. _sec-label:\n\nOld section\n-----------\n\nText.\n\n"
+        "Target\n======\n\nText.\n\nProse.\n\n"
+        ".. _sec-label:\n\nOld section\n-----------\n\nText.\n\n"
         ".. figure:: pic.png\n   :name: fig-label\n\n   Old caption\n\n"
         ".. math::\n   :label: eq-label\n\n   a = b\n"
     ),
@@ -298,7 +299,7 @@ def test_an_edit_to_the_prose_writes_no_more_pages_than_sphinx(make_app, tmp_pat
     book = Book(make_app, tmp_path, pages, conf="numfig = True\n")
     book.build(tmp_path / "build")
     for page, old, new in (
-        ("target", "Text.", "Other text."),  # referred to by every refs- page
+        ("target", "Prose.", "Other prose."),  # referred to by every refs- page (no card shows it)
         ("filler", "Text.", "Other text."),  # the target's next page
         ("part", "Intro.", "Introduction."),  # the target's parent and previous page
         ("refs-ref", "See", "Look at"),

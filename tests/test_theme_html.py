@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -237,3 +238,18 @@ def test_links_show_their_address_as_written_and_no_back_to_top_button(make_app,
     link = page.select_one(f'article a[href="{url}"]')
     assert link is not None and link.get_text() == url
     assert page.select("#pst-back-to-top, .pst-back-to-top") == []
+
+
+@pytest.mark.sphinx("html", testroot="article-myst")
+def test_search_finds_the_first_section_at_its_anchor(app):
+    """The title block shows the page's first heading; the search index still reads it
+    as the page's title, so the first section keeps its own anchor (and excerpt)."""
+    app.build()
+    text = Path(app.outdir, "searchindex.js").read_text(encoding="utf-8")
+    index = json.loads(text[text.index("(") + 1 : text.rindex(")")])
+    page = index["docnames"].index("index")
+    title = index["titles"][page]
+    assert index["alltitles"][title] == [[page, None]]
+    assert [page, "high-level-overview"] in index["alltitles"]["High-Level Overview"]
+    soup = read_html(app)
+    assert len(soup.select("h1")) == 1 and soup.select_one(".pb-title-block h1")

@@ -26,9 +26,10 @@ The record, through public events and APIs only:
     (``env.tocs``) and section numbers;
   - for each cross-reference: the pages its target resolves to and, for labels,
     pages and equations, those pages' titles, section and figure numbers, std
-    labels (anchor, section name), anonymous labels, equations and MyST heading
-    slugs. Other objects (terms, Python objects...) show the written text: only
-    the page they resolve to counts (the link's address).
+    labels (anchor, section name), anonymous labels, equations, MyST heading
+    slugs and what the hover cards show of them (:data:`PREVIEWED`). Other
+    objects (terms, Python objects...) show the written text: only the page
+    they resolve to counts (the link's address).
 
   The pages whose signature differs from the one kept from the previous build
   with the same builder (builders may share one environment, ``sphinx-build -M``
@@ -88,6 +89,9 @@ Record = tuple[tuple[Toctree, ...], tuple[Xref, ...]]
 RECORDS: PageStore[Record] = PageStore("dependencies")
 #: What each page showed of other pages when it was last written, by builder name.
 SIGNATURES: PageStore[dict[str, bytes]] = PageStore("dependency_signatures")
+#: What a hover card shows of a page's targets (legends, first paragraphs,
+#: formulas), as a digest kept when the page is read (:mod:`..previews.collect`).
+PREVIEWED: PageStore[bytes] = PageStore("previewed")
 
 
 # -- doctree-read: what a page refers to ----------------------------------------------
@@ -250,6 +254,7 @@ class _Facts:
                 tuple(sorted(index.get("anonlabels", ()))),
                 tuple(sorted(index.get("equations", ()))),
                 tuple(sorted((slug, tuple(entry)[1:]) for slug, entry in slugs.items())),
+                PREVIEWED.of(self.env).get(docname),
             )
 
         return self._memoised("target", docname, facts)

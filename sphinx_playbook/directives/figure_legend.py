@@ -8,20 +8,47 @@ paragraph, with any further paragraphs as the figure's legend.
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import Any, ClassVar
 
 from docutils import nodes
+from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 from sphinx.transforms import SphinxTransform
 
 from ..diagnostics import PlaybookWarning, warn
-from .base import ALL_LAYOUT_CLASSES, ContentDirective, find_components, is_component
+from ..images import add_dark_variant, is_dark_variant
+from .base import (
+    ALL_LAYOUT_CLASSES,
+    ContentDirective,
+    OptionSpec,
+    PlaybookDirective,
+    find_components,
+    is_component,
+)
 
 
 class FigureLegendDirective(ContentDirective):
     subtype = PlaybookWarning.FIGURE_LEGEND
     component_name = "figure-legend"
     css_class = "pb-figure-legend"
+    spec: ClassVar[OptionSpec] = {**ContentDirective.spec, "dark": directives.uri}
+
+    def run(self) -> list[nodes.Node]:
+        result = super().run()
+        dark = self.options.get("dark")
+        first = result[0] if result else None
+        if isinstance(first, nodes.Element) and dark and dark_variant_exists(self, dark):
+            first["pb_dark"] = dark
+        return result
+
+
+def dark_variant_exists(directive: PlaybookDirective, uri: str) -> bool:
+    """Whether the ``:dark:`` image exists; a located warning when it does not."""
+    if Path(directive.env.relfn2path(uri, directive.env.docname)[1]).is_file():
+        return True
+    directive.warn(f":dark: {uri!r} does not exist; the image is shown in both modes")
+    return False
 
 
 def _figure_like(node: nodes.Node) -> nodes.Element | None:
@@ -131,6 +158,7 @@ class JoinFigureLegends(SphinxTransform):
                 existing.extend(more)
             elif more:
                 figure += nodes.legend("", *more)
+            self._add_dark(figure, legend)
             _move_ids(self.document, legend, figure)
             legend.parent.remove(legend)
             return
@@ -146,8 +174,24 @@ class JoinFigureLegends(SphinxTransform):
             figure += caption
         if rest is not None:
             figure += rest
+        self._add_dark(figure, legend)
         _move_ids(self.document, legend, figure)
         legend.parent.remove(legend)
+
+    @staticmethod
+    def _add_dark(block: nodes.Element, legend: nodes.Element) -> None:
+        """``:dark:``: the dark variant of the figure's (first) image."""
+        if not legend.get("pb_dark"):
+            return
+        image = next(iter(block.findall(nodes.image)), None)
+        if image is None:
+            warn(
+                "figure-legend: :dark: needs an image before the legend; it is ignored",
+                PlaybookWarning.FIGURE_LEGEND,
+                legend,
+            )
+        elif not any(is_dark_variant(n) for n in block.findall(nodes.image)):
+            add_dark_variant(image, legend["pb_dark"])
 
 
 def setup_figure_legend(app: Sphinx) -> None:

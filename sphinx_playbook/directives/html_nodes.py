@@ -13,7 +13,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from ..images import sized_image, to_sized_image
+from ..images import is_dark_variant, sized_image, to_sized_image
 from .base import find_components
 
 
@@ -112,9 +112,21 @@ class PlaybookHtmlComponents(SphinxPostTransform):
         for image in list(band.findall(nodes.image))[:1]:
             sized = image if isinstance(image, sized_image) else to_sized_image(image)
             shown = sized.parent if isinstance(sized.parent, nodes.reference) else sized
+            # Its dark variant (images.DarkVariants) follows it into the strip.
+            after = shown.parent.children[shown.parent.index(shown) + 1 :][:1]
+            dark = [
+                to_sized_image(n)
+                for n in after
+                if isinstance(n, nodes.image) and is_dark_variant(n)
+            ]
             strip = band_strip("", classes=["pb-wide-image__strip"])
             shown.replace_self(strip)
             strip += shown
+            # replace_self gave the strip the image's classes: not its colour mode.
+            strip["classes"] = [c for c in strip["classes"] if c not in ("only-light", "only-dark")]
+            for variant in dark:
+                variant.parent.remove(variant)
+                strip += variant
 
     def _columns(self, node: nodes.Element) -> None:
         tracks = node.get("columns")

@@ -15,6 +15,7 @@ from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 
 from ..diagnostics import PlaybookWarning
+from ..images import add_dark_variant
 from ..urls import is_safe_url
 from . import css_values
 from .base import (
@@ -26,7 +27,7 @@ from .base import (
     choice,
     component,
 )
-from .figure_legend import _caption_and_legend
+from .figure_legend import _caption_and_legend, dark_variant_exists
 
 BAND_LAYOUTS = ("screen", "page")
 
@@ -45,6 +46,7 @@ class WideImageDirective(PlaybookDirective):
         "name": NAME_OPTION,
         "class": CLASS_OPTION,
         "target": directives.unchanged_required,
+        "dark": directives.uri,
     }
 
     def run(self) -> list[nodes.Node]:
@@ -70,6 +72,7 @@ class WideImageDirective(PlaybookDirective):
 
         image = nodes.image(self.block_text, uri=uri, alt=alt or uri, candidates={})
         self.set_source_info(image)
+        dark = options.get("dark")
         target = options.get("target")
         content: nodes.Element = image
         if target:
@@ -81,6 +84,8 @@ class WideImageDirective(PlaybookDirective):
                 )
         figure = nodes.figure("", content, classes=["pb-wide-image__figure"])
         self.set_source_info(figure)
+        if dark and dark_variant_exists(self, dark):
+            add_dark_variant(image, dark)
         if self.content:
             legend = nodes.Element()
             self.state.nested_parse(self.content, self.content_offset, legend)

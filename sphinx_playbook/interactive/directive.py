@@ -39,6 +39,8 @@ COMPONENT_NAME = "interactive-figure"
 ISOLATIONS = ("iframe", "inline", "sandbox")
 NARROW_MODES = ("image", "scale", "scroll")
 LOADINGS = ("lazy", "eager")
+#: ``:theme:``: follow the reader's colour mode (Plotly figures), or keep the export's.
+THEMES = ("follow", "fixed")
 #: Sibling files tried, in order, when ``:fallback:`` is not given.
 FALLBACK_SUFFIXES = (".svg", ".png", ".webp")
 DEFAULT_RATIO = (16.0, 9.0)
@@ -87,6 +89,7 @@ class InteractiveFigureDirective(PlaybookDirective):
         "isolation": choice(*ISOLATIONS),
         "narrow": choice(*NARROW_MODES),
         "loading": choice(*LOADINGS),
+        "theme": choice(*THEMES),
         "aspect-ratio": aspect_ratio,
         "height": css_values.length,
     }
@@ -154,9 +157,12 @@ class InteractiveFigureDirective(PlaybookDirective):
         figure["pb_key"] = key
         figure["pb_stem"] = re.sub(r"[^\w-]+", "-", export_path.stem)[:40] or "figure"
         figure["pb_libraries"] = [name for name in libraries if name in export.unplaced]
+        if export.plotly_traces is not None:  # the smallest plotly.js that draws them
+            figure["pb_plotly_traces"] = sorted(export.plotly_traces)
         figure["pb_isolation"] = options.get("isolation", "iframe")
         figure["pb_narrow"] = options.get("narrow", "image")
         figure["pb_loading"] = options.get("loading", "lazy")
+        figure["pb_theme"] = options.get("theme", "follow")
         figure["pb_title"] = alt or f"Interactive figure: {export_path.name}"
         self._reserve(figure, options, export.size, argument)
         return [figure]

@@ -66,6 +66,9 @@ class Export:
     size: tuple[float, float] | None
     """The (width, height) in CSS pixels the export asks for, if it says."""
     full_document: bool
+    plotly_traces: frozenset[str] | None = None
+    """The Plotly trace types its ``newPlot`` calls draw; None when a call's data is
+    not literal JSON (the full plotly.js bundle is then the one that surely draws it)."""
 
 
 def library_of(url: str) -> str | None:
@@ -120,6 +123,7 @@ def read_export(text: str) -> Export:
         remote=tuple(remote),
         size=_size(html, libraries),
         full_document=bool(re.search(r"<html\b", html[:2000], re.IGNORECASE)),
+        plotly_traces=plotly_trace_types(html) if "plotly" in libraries else None,
     )
 
 
@@ -140,13 +144,16 @@ def replace_placeholders(html: str, urls: dict[str, str]) -> str:
     return _PLACEHOLDER_RE.sub(lambda m: urls.get(m.group(1), ""), html)
 
 
-def _plotly_layout_size(html: str) -> tuple[float, float] | None:
-    """``layout.width``/``height`` from the ``Plotly.newPlot(id, data, layout, ...)`` call."""
+def _plotly_calls(html: str) -> list[list[object] | None]:
+    """The JSON arguments of each ``Plotly.newPlot(id, data, layout, ...)`` call (up to
+    the layout), or None for a call whose arguments are not literal JSON."""
     decoder = json.JSONDecoder()
-    for call in re.finditer(r"Plotly\.newPlot\(\s*", html):
-        position = call.end()
+    calls: list[list[object] | None] = []
+    blank = re.compile(r"\s*")
+    for call in _PLOTLY_CALL.finditer(html):
+        position = blank.match(html, call.end()).end()  # type: ignore[union-attr]
+        arguments: list[object] = []
         try:
-            arguments = []
             for _argument in range(3):
                 value, position = decoder.raw_decode(html, position)
                 arguments.append(value)
@@ -155,13 +162,40 @@ def _plotly_layout_size(html: str) -> tuple[float, float] | None:
                     break
                 position = comma.end()
         except ValueError:
+            calls.append(None)
             continue
-        layout = arguments[2] if len(arguments) == 3 else None
-        if isinstance(layout, dict) and _number(layout.get("width")) and _number(
-            layout.get("height")
+        calls.append(arguments)
+    return calls
+
+
+def _plotly_layout_size(html: str) -> tuple[float, float] | None:
+    """``layout.width``/``height`` from the ``Plotly.newPlot(id, data, layout, ...)`` call."""
+    for arguments in _plotly_calls(html):
+        layout = arguments[2] if arguments and len(arguments) == 3 else None
+        if (
+            isinstance(layout, dict)
+            and _number(layout.get("width"))
+            and _number(layout.get("height"))
         ):
             return float(layout["width"]), float(layout["height"])
     return None
+
+
+def plotly_trace_types(html: str) -> frozenset[str] | None:
+    """Every trace type the export's Plotly calls draw (a trace without ``type`` is a
+    scatter, as plotly.js reads it); None when any call cannot be read."""
+    types: set[str] = set()
+    calls = _plotly_calls(html)
+    for arguments in calls:
+        data = arguments[1] if arguments and len(arguments) > 1 else None
+        if not isinstance(data, list):
+            return None
+        for trace in data:
+            kind = trace.get("type", "scatter") if isinstance(trace, dict) else None
+            if not isinstance(kind, str):
+                return None
+            types.add(kind)
+    return frozenset(types) if calls else None
 
 
 def _number(value: object) -> bool:

@@ -28,7 +28,13 @@ from ..build.state import build_facts
 from ..directives.base import find_components
 from .directive import COMPONENT_NAME, PAGES
 from .exports import replace_placeholders
-from .libraries import STATIC_SUBDIR, library_filename, library_source, write_library
+from .libraries import (
+    STATIC_SUBDIR,
+    figure_library,
+    library_filename,
+    library_source,
+    write_library,
+)
 
 #: Where the figures' own pages are written, relative to the output root.
 FRAMES_DIR = "_interactive"
@@ -51,6 +57,30 @@ FIT_SCRIPT = (
     "addEventListener('resize',f)})();"
 )
 
+#: Plotly plots that follow the reader's colour mode: the frame asks the article page
+#: for the theme's colours when it loads, and the page sends them again whenever the
+#: mode changes (sphinx-playbook.js); ``Plotly.relayout`` recolours the plots without
+#: re-running the export, and back to the export's own colours in light mode.
+THEME_SCRIPT = (
+    "(function(){var b=document.currentScript.closest('[data-pb-box]'),saved=new Map();"
+    "function get(o,k){return k.split('.').reduce(function(v,p){return v&&v[p]},o)}"
+    "function apply(t){if(!window.Plotly)return;"
+    "b.querySelectorAll('.plotly-graph-div').forEach(function(d){"
+    "if(!d.layout||(!t.dark&&!saved.has(d)))return;"
+    "var k=['paper_bgcolor','plot_bgcolor','font.color'],u={},o;"
+    "Object.keys(d.layout).concat(['xaxis','yaxis']).forEach(function(a){"
+    "if(/^[xy]axis\\d*$/.test(a)&&k.indexOf(a+'.gridcolor')<0)"
+    "k.push(a+'.gridcolor',a+'.zerolinecolor',a+'.linecolor')});"
+    "if(!saved.has(d)){o={};k.forEach(function(n){var v=get(d.layout,n);"
+    "o[n]=v===undefined?null:v});saved.set(d,o)}o=saved.get(d);"
+    "k.forEach(function(n){u[n]=!t.dark?(n in o?o[n]:null):"
+    "n==='font.color'?t.text:/bgcolor$/.test(n)?t.bg:t.grid});"
+    "Plotly.relayout(d,u)})}"
+    "addEventListener('message',function(e){"
+    "if(e.source===parent&&e.data&&typeof e.data.pbTheme==='object')apply(e.data.pbTheme)});"
+    "parent.postMessage({pbTheme:'request'},'*')})();"
+)
+
 FRAME_STYLE = (
     "html,body{margin:0;height:100%;overflow:hidden;background:transparent}"
     "[data-pb-box]{width:100%;height:100%}"
@@ -67,7 +97,7 @@ FRAME_PAGE = """<!DOCTYPE html>
 {head}</head>
 <body>
 <noscript>{fallback}</noscript>
-<div data-pb-box>{body}<script>{fit}</script></div>
+<div data-pb-box>{body}<script>{fit}</script>{theme}</div>
 </body>
 </html>
 """
@@ -99,6 +129,7 @@ def frame_page(
     title: str,
     fallback: str,
     language: str,
+    follow_theme: bool = True,
 ) -> str:
     """The figure's own page: shared libraries, the export, its fallback for JS off."""
     head, body = _split_document(replace_placeholders(export, library_urls))
@@ -115,6 +146,7 @@ def frame_page(
         fallback=fallback,
         body=body,
         fit=FIT_SCRIPT,
+        theme=f"<script>{THEME_SCRIPT}</script>" if follow_theme else "",
     )
 
 
@@ -148,9 +180,12 @@ def _write_frame(translator: Any, node: nodes.Element) -> str | None:
         return None
     library_urls = {}
     for name in {*node["pb_libraries"], *re.findall(r"@@playbook-library:([\w.-]+)@@", export)}:
-        source = library_source(builder.config, builder.srcdir, name)
+        traces = node.get("pb_plotly_traces")
+        source = figure_library(builder.config, builder.srcdir, name, traces)
         if source is not None:
             library_urls[name] = f"../{STATIC_SUBDIR}/{library_filename(name, source)}"
+            if name == "plotly":  # the bundle this figure needs (written once)
+                write_library(Path(builder.outdir), name, source)
     page = frame_page(
         export,
         library_urls=library_urls,
@@ -158,6 +193,7 @@ def _write_frame(translator: Any, node: nodes.Element) -> str | None:
         title=node["pb_title"],
         fallback=_fallback_html(translator, node),
         language=builder.config.language or "en",
+        follow_theme=node.get("pb_theme", "follow") == "follow",
     )
     digest = hashlib.sha256(page.encode("utf-8")).hexdigest()[:12]
     name = f"{FRAMES_DIR}/{node['pb_stem']}-{digest}.html"
@@ -184,17 +220,20 @@ def visit_interactive_frame(self: Any, node: interactive_frame) -> None:
     if node.get("pb_min_width"):
         style.append(f"--pb-min-width: {node['pb_min_width']};")
     quoted = html.escape(url)
+    theme = ' data-pb-theme="follow"' if node.get("pb_theme", "follow") == "follow" else ""
     self.body.append(
         '<div class="pb-interactive__scroll">'
         f'<div class="pb-interactive__frame" style="{" ".join(style)}">'
     )
     if node["pb_isolation"] == "inline":
-        self.body.append(f'<div class="pb-interactive__inline" data-pb-src="{quoted}"></div>')
+        self.body.append(
+            f'<div class="pb-interactive__inline" data-pb-src="{quoted}"{theme}></div>'
+        )
     else:
         sandbox = ' sandbox="allow-scripts"' if node["pb_isolation"] == "sandbox" else ""
         self.body.append(
             f'<iframe src="{quoted}" title="{html.escape(node["pb_title"])}" '
-            f'loading="{node["pb_loading"]}"{sandbox}></iframe>'
+            f'loading="{node["pb_loading"]}"{sandbox}{theme}></iframe>'
         )
     self.body.append(
         f'</div></div>\n<div class="pb-interactive__fallback"><a href="{quoted}" '
@@ -261,7 +300,8 @@ def _write_shared_files(app: Sphinx, exception: Exception | None) -> None:
     pages = PAGES.of(app.env)
     if not pages:
         return
-    for name in sorted(set().union(*(page.libraries for page in pages.values()))):
+    # plotly.js: each figure's frame writes the bundle it needs (interactive/bundles.py).
+    for name in sorted(set().union(*(page.libraries for page in pages.values())) - {"plotly"}):
         source = library_source(app.config, app.srcdir, name)
         if source is not None:
             write_library(Path(builder.outdir), name, source)
@@ -275,4 +315,3 @@ def setup_html(app: Sphinx) -> None:
     app.add_post_transform(InteractiveFrames)
     app.connect("html-page-context", _add_loader)
     app.connect("build-finished", _write_shared_files)
-

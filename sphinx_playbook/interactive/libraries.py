@@ -19,6 +19,7 @@ from pathlib import Path
 from sphinx.config import Config
 
 from ..config import read_config
+from .bundles import choose_bundle, partial_bundles
 
 #: Where shared libraries live in the output, relative to the output root.
 STATIC_SUBDIR = "_static/interactive"
@@ -55,6 +56,19 @@ def library_source(config: Config, srcdir: Path, name: str) -> Path | None:
         return _packaged_file(name)
     path = Path(srcdir, configured)
     return path if path.is_file() else None
+
+
+def figure_library(
+    config: Config, srcdir: Path, name: str, plotly_traces: list[str] | None
+) -> Path | None:
+    """The file one figure loads for ``name``: for plotly with ``"auto"``, the
+    smallest official bundle that registers its trace types (:mod:`.bundles`)."""
+    source = library_source(config, srcdir, name)
+    if source is None or name != "plotly" or plotly_traces is None:
+        return source
+    if read_config(config).interactive_libraries.get("plotly", "auto") != "auto":
+        return source
+    return choose_bundle(source, partial_bundles(Path(srcdir)), frozenset(plotly_traces))
 
 
 @functools.lru_cache(maxsize=32)

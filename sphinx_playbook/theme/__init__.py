@@ -3,7 +3,8 @@
 Templates live in ``theme/sphinx_playbook/``; each concern has its module:
 ``registration`` (which builds use the theme), ``page_context`` (title block,
 byline, ``<head>`` tags), ``navigation`` (the chapters menu, previous and next
-pages), ``pygments_stylesheet`` (highlighting for both colour modes),
+pages), ``pygments_stylesheet`` (highlighting for both colour modes), ``myst_lexer``
+(the ``myst`` language of code blocks),
 ``assets`` (the theme's scripts, per-page pruning) and ``parent_static``
 (none of pydata-sphinx-theme's static files in the output).
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 from sphinx.application import Sphinx
 
 from .assets import link_script, link_search_scripts, prune_unused_assets
+from .myst_lexer import setup_lexer
 from .navigation import (
     ChapterGroup,
     ChapterLink,
@@ -59,6 +61,7 @@ __all__ = [
 def setup_theme(app: Sphinx, *, config_inited: bool) -> None:
     """Register the theme and connect its hooks (all public Sphinx events)."""
     app.add_html_theme(THEME_NAME, str(THEME_DIR))
+    setup_lexer(app)
     if config_inited:
         put_components_first(app, app.config)
     else:

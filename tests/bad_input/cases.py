@@ -186,7 +186,9 @@ CASES: tuple[Case, ...] = (
         ),
         (
             Expected(
-                7, "figure-legend: unknown option :layout:; the options are :class:, :name:", FL
+                7,
+                "figure-legend: unknown option :layout:; the options are :class:, :dark:, :name:",
+                FL,
             ),
         ),
         suffix=".rst",

@@ -483,7 +483,10 @@ def test_a_page_in_dark_mode_prints_light(printed, path: str) -> None:
         dark_text = [c for c in text_colours if luminance(c) < 0.4]
         assert text_colours and len(dark_text) / len(text_colours) > 0.9, (index, text_colours[:5])
     # Highlighted code prints in the light style's colours, as a light page would.
-    tokens = "() => [...document.querySelectorAll('.highlight span')].map(e => getComputedStyle(e).color)"
+    tokens = (
+        "() => [...document.querySelectorAll('.highlight span')]"
+        ".map(e => getComputedStyle(e).color)"
+    )
     printed_dark = page.evaluate(tokens)
     page.evaluate("document.documentElement.dataset.theme = 'light'")
     assert printed_dark and printed_dark == page.evaluate(tokens)

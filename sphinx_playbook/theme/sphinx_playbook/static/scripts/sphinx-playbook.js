@@ -18,7 +18,26 @@
       const label = button.dataset["label" + mode[0].toUpperCase() + mode.slice(1)] || mode;
       button.setAttribute("aria-label", `${button.title}: ${label}`);
     }
+    for (const frame of document.querySelectorAll("iframe[data-pb-theme]")) sendTheme(frame.contentWindow);
+    if (document.querySelector("[data-pb-src][data-pb-theme]")) sendTheme(window);
   }
+
+  /* Interactive figures that follow the mode (interactive/html.py) recolour their plots
+     with the theme's colours, resolved from its custom properties; a figure asks for
+     them when it loads, and gets them again whenever the mode changes. */
+  function sendTheme(target) {
+    if (!target || !document.body) return;
+    const probe = document.createElement("i");
+    probe.style.cssText = "position:absolute;color:var(--pb-text);background:var(--pb-bg);border:1px solid var(--pb-rule)";
+    document.body.append(probe);
+    const style = getComputedStyle(probe);
+    const pbTheme = { dark: root.dataset.theme === "dark", text: style.color, bg: style.backgroundColor, grid: style.borderTopColor };
+    probe.remove();
+    target.postMessage({ pbTheme }, "*");
+  }
+  addEventListener("message", (event) => {
+    if (event.data?.pbTheme === "request") sendTheme(event.source);
+  });
   function setUpModeSwitch() {
     const order = ["auto", "light", "dark"];
     applyMode(root.dataset.mode || "auto");
@@ -113,6 +132,86 @@
     update();
   }
 
+  /* Wide blocks (l-page, l-screen, bands, the appendix) reach into the left margin:
+     the table of contents fades out while one of them is beside it. */
+  function setUpTocFade() {
+    const toc = document.querySelector(".pb-toc");
+    const box = toc?.querySelector(".pb-toc__details");
+    const body = document.querySelector(".pb-body");
+    if (!box || !body || !("IntersectionObserver" in window)) return;
+    const inView = new Set();
+    const check = () => {
+      const t = box.getBoundingClientRect();
+      toc.toggleAttribute("data-covered", [...inView].some((block) => {
+        const b = block.getBoundingClientRect();
+        return b.top < t.bottom && b.bottom > t.top;
+      }));
+    };
+    const observer = new IntersectionObserver((entries) => {
+      for (const e of entries) e.isIntersecting ? inView.add(e.target) : inView.delete(e.target);
+      check();
+    });
+    // The blocks of the body grid that start left of the TOC's right edge.
+    const watch = () => {
+      observer.disconnect();
+      inView.clear();
+      toc.removeAttribute("data-covered");
+      if (!WIDE_TOC.matches) return;
+      const right = box.getBoundingClientRect().right;
+      for (const block of body.querySelectorAll(":scope > *, section:not(.pb-appendix section) > *")) {
+        if (block.matches("section:not(.pb-appendix)")) continue;
+        if (block.getBoundingClientRect().left < right) observer.observe(block);
+      }
+    };
+    watch();
+    box.addEventListener("toggle", check);
+    addEventListener("scroll", () => requestAnimationFrame(check), { passive: true });
+    WIDE_TOC.addEventListener("change", watch);
+  }
+
+  /* Zoom: a figure's image links to its file (images.py); here the link opens it
+     full-size in a modal dialog instead, which gives focus back when it closes. */
+  function setUpZoom() {
+    // Sphinx links a resized image to its own file too (not an author's :target:).
+    const links = [...document.querySelectorAll(".pb-body :is(a.pb-zoom, figure a.image-reference)")]
+      .filter((a) => a.matches(".pb-zoom") || a.getAttribute("href") === a.querySelector("img")?.getAttribute("src"));
+    if (!links.length || typeof HTMLDialogElement !== "function") return;
+    const dialog = document.createElement("dialog");
+    dialog.className = "pb-zoom-dialog";
+    dialog.innerHTML = '<button type="button" class="pb-zoom-dialog__close" aria-label="Close">×</button><img alt="">';
+    document.body.append(dialog);
+    const [close, image] = dialog.children;
+    let opener = null;
+    for (const link of links) {
+      link.addEventListener("click", (event) => {
+        if (event.ctrlKey || event.metaKey || event.shiftKey || event.button) return; // a new tab
+        event.preventDefault();
+        const shown = link.querySelector("img");
+        opener = link;
+        image.src = link.href;
+        image.alt = shown?.alt ?? "";
+        dialog.setAttribute("aria-label", shown?.alt || "Image");
+        dialog.showModal();
+        close.focus();
+      });
+    }
+    close.addEventListener("click", () => dialog.close());
+    dialog.addEventListener("click", (event) => {
+      if (event.target === dialog || event.target === image) dialog.close();
+    });
+    // Sphinx's sphinx_highlight.js cancels Escape on the document, so the dialog's own
+    // Escape never fires: close it here, before the event gets there. Tab stays on
+    // the dialog's one control.
+    document.addEventListener("keydown", (event) => {
+      if (!dialog.open || (event.key !== "Escape" && event.key !== "Tab")) return;
+      event.preventDefault();
+      event.stopPropagation();
+      if (event.key === "Escape") dialog.close();
+      else close.focus();
+    }, true);
+    dialog.addEventListener("close", () => opener?.focus());
+  }
+
   /* Chapters menu: close on Escape or on a click elsewhere. */
   function setUpMenus() {
     const menus = document.querySelectorAll(".pb-chapters");
@@ -154,19 +253,30 @@
     }
   }
 
-  /* Citation cards: CSS opens them on hover and focus; here they are kept inside the
-     window, and Escape closes the one that is open. */
+  /* Citation and cross-reference cards: CSS opens them on hover and focus; here they
+     are kept inside the window, and Escape closes the one that is open. */
   function setUpCards() {
+    // A cross-reference's card waits in the page's store; it moves beside the link in use.
+    const own = (cite) => {
+      const stored = cite.matches(".pb-xref") && document.getElementById(cite.getAttribute("aria-describedby"));
+      if (stored && stored.parentElement !== cite) cite.append(stored);
+      return cite.querySelector(".pb-card");
+    };
     const place = (cite) => {
-      const card = cite.querySelector(".pb-card");
+      const card = own(cite);
+      card?.removeAttribute("data-above");
       if (!card || getComputedStyle(card).position === "fixed") return;
       card.style.left = "";
       const box = card.getBoundingClientRect();
       const overflow = box.right - (document.documentElement.clientWidth - 8);
       if (overflow > 0) card.style.left = `${-Math.min(overflow, box.left - 8)}px`;
+      // Above the link when the window has no room below it and room above.
+      if (box.bottom > innerHeight && box.height + 16 < cite.getBoundingClientRect().top) {
+        card.setAttribute("data-above", "");
+      }
     };
     const NARROW = window.matchMedia("(max-width: 599.98px)");
-    const cites = document.querySelectorAll(".pb-cite");
+    const cites = document.querySelectorAll(".pb-cite, .pb-xref");
     const closeAll = (except) => {
       for (const other of cites) if (other !== except) other.removeAttribute("data-open");
     };
@@ -176,9 +286,9 @@
       cite.addEventListener("focusin", () => { reset(); place(cite); });
       cite.addEventListener("pointerleave", reset);
       // On a phone the first tap opens the card; a second tap follows the link.
-      for (const link of cite.querySelectorAll(".pb-cite__link")) {
+      for (const link of cite.querySelectorAll(".pb-cite__link, .pb-xref > a")) {
         link.addEventListener("click", (event) => {
-          if (!NARROW.matches || cite.hasAttribute("data-open") || !cite.querySelector(".pb-card")) return;
+          if (!NARROW.matches || cite.hasAttribute("data-open") || !own(cite)) return;
           event.preventDefault();
           closeAll(cite);
           reset();
@@ -187,11 +297,11 @@
       }
     }
     document.addEventListener("click", (event) => {
-      if (!event.target.closest?.(".pb-cite")) closeAll(null);
+      if (!event.target.closest?.(".pb-cite, .pb-xref")) closeAll(null);
     });
     document.addEventListener("keydown", (event) => {
       if (event.key !== "Escape") return;
-      for (const cite of document.querySelectorAll(".pb-cite:hover, .pb-cite:focus-within, .pb-cite[data-open]")) {
+      for (const cite of document.querySelectorAll(":is(.pb-cite, .pb-xref):is(:hover, :focus-within, [data-open])")) {
         // Focus in the card would be lost as it hides: back to the number.
         if (cite.querySelector(".pb-card:focus-within")) cite.querySelector("a")?.focus();
         cite.setAttribute("data-dismissed", "");
@@ -233,6 +343,8 @@
   setUpModeSwitch();
   setUpSearch();
   setUpToc();
+  setUpTocFade();
+  setUpZoom();
   setUpMenus();
   setUpCopyButtons();
   setUpCards();

@@ -1,0 +1,235 @@
+"""Responsive images made at build time: WebP copies of each raster image at the
+widths the layout shows it at, offered with ``srcset`` and ``sizes``.
+
+A phone then downloads a 704-pixel WebP where the author's 2,400-pixel PNG would
+have come whole; the original stays as the ``<img>`` every browser understands.
+
+- ``env-updated`` (once, in the build's own process, before any page is written):
+  each raster image of the site gets its plan, the widths of a fixed ladder up to
+  its own, each kept only when its WebP is smaller than the original (an animated
+  GIF becomes one animated WebP, when smaller). Encoded files are kept in the
+  build cache under their content hash, so a rebuild encodes only new images.
+  The plans live in the environment, where the writers (forked with ``-j``) read
+  them; a variant's name holds its content hash, so a changed image never reuses
+  an old name.
+- write (:func:`picture_sources`): the ``<source>`` element for an image, with the
+  ``sizes`` of the column it sits in.
+- ``build-finished``: the planned files copied into ``_images/``, and those no
+  plan names any more deleted, so a rebuild leaves what a fresh build would.
+
+``playbook_images = "off"`` turns it all off; an image with the class
+``pb-original`` is served as it is.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import posixpath
+import re
+import urllib.parse
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.builders.html import StandaloneHTMLBuilder
+from sphinx.environment import BuildEnvironment
+from sphinx.util import logging
+
+from ..build.cache import cache_folder, digest, write_atomically
+from ..build.state import PageStore, SiteValue
+from ..config import read_config
+
+logger = logging.getLogger(__name__)
+
+#: Widths made for each image (never wider than it): a phone's column, the text
+#: column (704 px) and the page column (1072 px), each at 1x and 2x, and a band.
+LADDER = (360, 704, 1072, 1408, 2144, 2880)
+#: What is encoded: formats every browser decodes, which a WebP beats.
+RASTER_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif"})
+QUALITY = 82
+#: The folder of the variants, under the HTML builder's image folder.
+SUBFOLDER = "variants"
+#: An image's own opt-out.
+OPT_OUT_CLASS = "pb-original"
+#: A variant's file name: ``<stem>-<12 hex of its content>-<width>w.webp``.
+_VARIANT_NAME = re.compile(r"-[0-9a-f]{12}-\d+w\.webp$")
+
+
+@dataclass(frozen=True)
+class Variant:
+    width: int
+    name: str  # the file name under _images/variants/
+    cache_key: str  # its file in the build cache
+    bytes: int
+
+
+#: The raster images each page shows at the layout's width (not an author's size).
+SHOWN: PageStore[frozenset[str]] = PageStore("shown_raster_images")
+#: Each image's variants, by its path relative to the source folder (as env.images).
+PLANS: SiteValue[dict[str, tuple[Variant, ...]]] = SiteValue("image_variants", dict)
+#: The plans by the content hash of the image they were made from.
+_BY_CONTENT: SiteValue[dict[str, tuple[Variant, ...]]] = SiteValue("image_variants_by_hash", dict)
+
+
+def _enabled(app: Sphinx) -> bool:
+    builder = app.builder
+    return (
+        read_config(app.config).images != "off"
+        and isinstance(builder, StandaloneHTMLBuilder)
+        and not builder.name.startswith("epub")
+    )
+
+
+def _encode(source: Path, folder: Path, content_hash: str) -> tuple[Variant, ...]:
+    """Encode the variants of ``source`` that are smaller than it, into ``folder``."""
+    from PIL import Image  # Pillow is imported by builds that make variants only
+
+    original_size = source.stat().st_size
+    stem = re.sub(r"[^\w.-]", "_", source.stem)[:40]
+    variants: list[Variant] = []
+    with Image.open(source) as image:
+        animated = getattr(image, "n_frames", 1) > 1
+        widths = [image.width] if animated else [w for w in LADDER if w < image.width]
+        if not animated and image.width <= LADDER[-1]:
+            widths.append(image.width)  # the full size too: WebP often beats the PNG
+        for width in widths:
+            buffer = io.BytesIO()
+            if animated:
+                image.save(buffer, "WEBP", save_all=True, quality=QUALITY, method=4)
+            else:
+                frame = image if image.mode in ("RGB", "RGBA") else image.convert("RGBA")
+                if width != image.width:
+                    height = max(1, round(image.height * width / image.width))
+                    frame = frame.resize((width, height), Image.Resampling.LANCZOS)
+                frame.save(buffer, "WEBP", quality=QUALITY, method=4)
+            data = buffer.getvalue()
+            if len(data) >= original_size:
+                continue  # never serve more bytes than the original
+            name = f"{stem}-{digest(data)[:12]}-{width}w.webp"
+            key = f"{content_hash[:24]}-{width}.webp"
+            write_atomically(folder / key, data)
+            variants.append(Variant(width, name, key, len(data)))
+    # A narrower variant that is no smaller than a wider one is of no use.
+    return tuple(
+        v for i, v in enumerate(variants) if all(v.bytes < w.bytes for w in variants[i + 1 :])
+    )
+
+
+def note_shown_images(app: Sphinx, doctree: nodes.document) -> None:
+    """``doctree-read``: the raster images the page shows (candidates as Sphinx
+    resolved them); an image the author sized, or a thumbnail, gets no variants."""
+    shown: set[str] = set()
+    for image in doctree.findall(nodes.image):
+        if any(key in image for key in ("width", "height", "scale")):
+            continue
+        candidates: dict[str, str] = image.get("candidates", {})
+        for path in candidates.values():
+            if Path(path).suffix.lower() in RASTER_SUFFIXES:
+                shown.add(path)
+    SHOWN.of(app.env)[app.env.docname] = frozenset(shown)
+
+
+def plan_variants(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """``env-updated``: the variants of every raster image of the site."""
+    if not _enabled(app):
+        return []
+    folder = cache_folder(app.doctreedir) / "images"
+    folder.mkdir(parents=True, exist_ok=True)
+    known = _BY_CONTENT.get(env)
+    plans: dict[str, tuple[Variant, ...]] = {}
+    by_content: dict[str, tuple[Variant, ...]] = {}
+    shown = set().union(*SHOWN.of(env).values())
+    for relative in sorted(shown):
+        source = Path(app.srcdir, relative)
+        if source.suffix.lower() not in RASTER_SUFFIXES or not source.is_file():
+            continue
+        content_hash = digest(source.read_bytes(), f"webp q{QUALITY}", repr(LADDER))
+        variants = known.get(content_hash)
+        if variants is None or not all((folder / v.cache_key).is_file() for v in variants):
+            try:
+                variants = _encode(source, folder, content_hash)
+            except Exception as error:  # Pillow cannot read it: served as it is
+                logger.info(f"sphinx_playbook: no smaller copies of {relative} ({error})")
+                variants = ()
+        plans[relative] = by_content[content_hash] = variants
+    PLANS.set(env, plans)
+    _BY_CONTENT.set(env, by_content)
+    return []
+
+
+def _layout_sizes(node: nodes.Element) -> str:
+    """``sizes`` for the column the image sits in (the widths of sphinx-playbook.css's
+    grid at its breakpoints), divided among the columns of a side-by-side."""
+    columns = 1
+    layout = "text"
+    parent: nodes.Element | None = node.parent
+    while parent is not None:
+        classes: set[str] = set(parent.get("classes", []))
+        if "pb-side-by-side" in classes and columns == 1:
+            columns = max(1, sum(1 for c in parent.children if not isinstance(c, nodes.target)))
+        if classes & {"l-screen", "l-screen-inset", "pb-wide-image"} and "l-page" not in classes:
+            layout = "screen"
+            break
+        if classes & {"l-page", "l-page-outset"}:
+            layout = "page"
+            break
+        if classes & {"l-body-outset", "l-middle"}:
+            layout = "outset"
+            break
+        parent = parent.parent
+    wide = {"text": "704px", "outset": "888px", "page": "1072px", "screen": "100vw"}[layout]
+    medium = {"text": "512px", "outset": "644px", "page": "776px", "screen": "100vw"}[layout]
+    if layout == "screen":
+        return "100vw"
+    if columns > 1:
+        return (
+            f"(min-width: 1180px) calc({wide} / {columns}), "
+            f"(min-width: 1000px) calc({medium} / {columns}), "
+            f"(min-width: 768px) calc((100vw - 8rem) / {columns}), calc(100vw - 2rem)"
+        )
+    return f"(min-width: 1180px) {wide}, (min-width: 1000px) {medium}, calc(100vw - 2rem)"
+
+
+def picture_sources(translator: Any, node: nodes.Element, source_uri: str) -> str:
+    """The ``<source>`` of WebP variants for the image at ``source_uri`` (relative to
+    the source folder), or "" when it has none."""
+    if OPT_OUT_CLASS in node.get("classes", []):
+        return ""
+    variants = PLANS.get(translator.builder.env).get(source_uri)
+    if not variants:
+        return ""
+    base = posixpath.join(translator.builder.imgpath, SUBFOLDER)
+    srcset = ", ".join(
+        f"{posixpath.join(base, urllib.parse.quote(v.name))} {v.width}w" for v in variants
+    )
+    return f'<source type="image/webp" srcset="{srcset}" sizes="{_layout_sizes(node)}">'
+
+
+def copy_variants(app: Sphinx, exception: Exception | None) -> None:
+    """``build-finished``: each planned variant in ``_images/variants/``, and only those."""
+    if exception is not None or not _enabled(app):
+        return
+    folder = cache_folder(app.doctreedir) / "images"
+    target = Path(app.outdir, "_images", SUBFOLDER)
+    wanted = {v.name: v for plan in PLANS.get(app.env).values() for v in plan}
+    if wanted:
+        target.mkdir(parents=True, exist_ok=True)
+    for existing in target.glob("*.webp") if target.is_dir() else ():
+        if _VARIANT_NAME.search(existing.name) and existing.name not in wanted:
+            existing.unlink()
+    for name, variant in wanted.items():
+        path = target / name
+        if not path.is_file():
+            cached = folder / variant.cache_key
+            partial = path.with_name(f".{name}.{os.getpid()}")
+            partial.write_bytes(cached.read_bytes())
+            os.replace(partial, path)
+
+
+def setup_responsive_images(app: Sphinx) -> None:
+    app.connect("doctree-read", note_shown_images)
+    app.connect("env-updated", plan_variants)
+    app.connect("build-finished", copy_variants)

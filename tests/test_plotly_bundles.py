@@ -1,0 +1,112 @@
+"""plotly.js: each figure gets the smallest official bundle that draws its traces."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import plotly
+import pytest
+from bs4 import BeautifulSoup
+from conftest import sphinx_build
+
+FULL = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+RELEASE = re.search(rb"v(\d+\.\d+\.\d+)", FULL.read_bytes()[:200]).group(1).decode()  # type: ignore[union-attr]
+
+
+def _bundle(name: str, release: str, traces: list[str], size: int) -> str:
+    """A stand-in for an npm partial bundle: its banner and its trace modules."""
+    modules = "".join(f'{{moduleType:"trace",name:"{t}"}};' for t in traces)
+    text = f"/**\n* plotly.js ({name} - minified) v{release}\n*/\n{modules}\n"
+    return text + "/*" + "x" * (size - len(text) - 4) + "*/"
+
+
+def _export(kind: str, data: str | None = None) -> str:
+    data = data or f'[{{"type": "{kind}", "z": [[1, 2]], "x": [1, 2], "y": [3, 4]}}]'
+    return (
+        f'<div id="{kind}" style="width:400px;height:300px"></div>\n'
+        f'<script>Plotly.newPlot("{kind}", {data}, {{"width": 400, "height": 300}})</script>\n'
+    )
+
+
+def make_project(root: Path) -> Path:
+    book = root / "book"
+    (book / "figures").mkdir(parents=True)
+    modules = root / "node_modules"  # beside the book, as `npm install` in the repository
+    for name, release, traces, size in (
+        ("basic", RELEASE, ["bar", "pie", "scatter"], 40_000),
+        ("cartesian", RELEASE, ["bar", "heatmap", "histogram", "pie", "scatter"], 60_000),
+        ("geo", "0.0.1", ["scatter", "scattergeo", "sankey"], 30_000),  # another release
+    ):
+        folder = modules / f"plotly.js-{name}-dist-min"
+        folder.mkdir(parents=True)
+        (folder / f"plotly-{name}.min.js").write_text(_bundle(name, release, traces, size))
+    figures = {
+        "line": _export("scatter"),
+        "untyped": _export("line", '[{"x": [1, 2], "y": [3, 4]}]'),  # no type: a scatter
+        "heat": _export("heatmap"),
+        "flow": _export("sankey"),
+        "computed": _export("scatter", "window.traces"),  # not JSON: cannot be read
+    }
+    lines = ["# Figures", ""]
+    for name, html in figures.items():
+        (book / "figures" / f"{name}.html").write_text(html)
+        lines += [
+            f":::{{interactive-figure}} figures/{name}.html",
+            f":alt: The {name} figure.",
+            ":aspect-ratio: 4/3",
+            "",
+            f"The {name} figure.",
+            ":::",
+            "",
+        ]
+    (book / "index.md").write_text("\n".join(lines))
+    (book / "conf.py").write_text(
+        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\nproject = "Plots"\n'
+    )
+    return book
+
+
+def _plotly_of_each_figure(outdir: Path) -> dict[str, bytes]:
+    soup = BeautifulSoup((outdir / "index.html").read_text(encoding="utf-8"), "html.parser")
+    chosen = {}
+    for frame in soup.select("iframe"):
+        name = frame["title"].removeprefix("The ").removesuffix(" figure.")
+        page = BeautifulSoup((outdir / frame["src"]).read_text(encoding="utf-8"), "html.parser")
+        script = next(s for s in page.select("script[src]") if "plotly" in s["src"])
+        chosen[name] = ((outdir / frame["src"]).parent / script["src"]).resolve().read_bytes()
+    return chosen
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_project(tmp_path_factory.mktemp("bundles"))
+
+
+def test_each_figure_loads_the_smallest_bundle_that_draws_it(project: Path) -> None:
+    outdir = project.parent / "html"
+    sphinx_build("-q", "-W", "-b", "html", str(project), str(outdir))
+    chosen = _plotly_of_each_figure(outdir)
+    modules = project.parent / "node_modules"
+    basic = (modules / "plotly.js-basic-dist-min" / "plotly-basic.min.js").read_bytes()
+    cartesian = (modules / "plotly.js-cartesian-dist-min" / "plotly-cartesian.min.js").read_bytes()
+    full = FULL.read_bytes()
+    assert chosen == {
+        "line": basic,
+        "untyped": basic,
+        "heat": cartesian,
+        "flow": full,  # only another release's bundle registers sankey
+        "computed": full,  # traces unknown: the bundle that surely draws them
+    }
+    # Each bundle once on the site, shared by the figures that need it.
+    written = sorted(p.read_bytes() for p in (outdir / "_static" / "interactive").glob("plotly-*"))
+    assert written == sorted([basic, cartesian, full])
+
+
+def test_a_configured_file_is_used_as_it_is(project: Path, tmp_path: Path) -> None:
+    outdir = tmp_path / "html"
+    sphinx_build(
+        "-q", "-b", "html", "-D", f"playbook_interactive_libraries.plotly={FULL}",
+        str(project), str(outdir),
+    )  # fmt: skip
+    assert set(_plotly_of_each_figure(outdir).values()) == {FULL.read_bytes()}
