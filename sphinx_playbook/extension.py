@@ -50,7 +50,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
         "version": __version__,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
-        "env_version": 6,  # 6: hover previews of each page's targets; 5: the pdf key
+        "env_version": 7,  # 6: hover previews of each page's targets; 5: the pdf key
     }
     if app in _SET_UP:
         return metadata
