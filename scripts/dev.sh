@@ -77,13 +77,15 @@ need_chromium() {  # the browser tests drive Debian's Chromium through Playwrigh
 }
 
 need_latex() {  # the PDF tests compile LaTeX with latexmk, as Read the Docs does
-  if command -v latexmk >/dev/null 2>&1 && command -v xelatex >/dev/null 2>&1; then return; fi
+  if command -v latexmk >/dev/null 2>&1 && command -v xelatex >/dev/null 2>&1 &&
+    kpsewhich luaotfload.sty >/dev/null 2>&1; then return; fi
   local sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   echo "Installing latexmk and TeX Live (needed by the PDF tests)..."
   $sudo apt-get update -q >/dev/null
   $sudo apt-get install -y -q --no-install-recommends latexmk texlive-latex-recommended \
-    texlive-latex-extra texlive-fonts-recommended tex-gyre texlive-xetex fonts-freefont-otf \
+    texlive-latex-extra texlive-fonts-recommended tex-gyre texlive-xetex texlive-luatex \
+    fonts-freefont-otf \
     >/dev/null
 }
 

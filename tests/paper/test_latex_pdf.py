@@ -133,15 +133,16 @@ def test_the_citation_block_links_the_html_page(paper_book: Pdf) -> None:
     assert "url = {https://example.org/paper/index.html}" in _squeezed(paper_book.text)
 
 
-def test_xelatex_compiles_the_same_book(tmp_path: Path) -> None:
-    # Sphinx asks xelatex for xindy, a separate Debian package; makeindex does here.
+@pytest.mark.parametrize("engine", ["xelatex", "lualatex"])
+def test_the_unicode_engines_compile_the_same_book(tmp_path: Path, engine: str) -> None:
+    # Sphinx asks these engines for xindy, a separate Debian package; makeindex does here.
     pdf = build_pdf(
         ROOTS / "test-paper",
         tmp_path,
         "paper",
         "-W",
         "-D",
-        "latex_engine=xelatex",
+        f"latex_engine={engine}",
         "-D",
         "latex_use_xindy=0",
     )
