@@ -48,32 +48,47 @@ def make_project(root: Path) -> Path:
         "flow": _export("sankey"),
         "computed": _export("scatter", "window.traces"),  # not JSON: cannot be read
     }
-    lines = ["# Figures", ""]
+    pages = {  # page: its figures
+        "index": ["line", "untyped"],
+        "heat": ["heat"],
+        "mixed": ["line", "heat"],
+        "flow": ["flow"],
+        "computed": ["computed"],
+    }
     for name, html in figures.items():
         (book / "figures" / f"{name}.html").write_text(html)
-        lines += [
-            f":::{{interactive-figure}} figures/{name}.html",
-            f":alt: The {name} figure.",
-            ":aspect-ratio: 4/3",
-            "",
-            f"The {name} figure.",
-            ":::",
-            "",
-        ]
-    (book / "index.md").write_text("\n".join(lines))
+    for page, names in pages.items():
+        lines = [f"# Page {page}", ""]
+        for name in names:
+            lines += [
+                f":::{{interactive-figure}} figures/{name}.html",
+                f":alt: The {name} figure.",
+                ":aspect-ratio: 4/3",
+                "",
+                f"The {name} figure.",
+                ":::",
+                "",
+            ]
+        if page == "index":
+            lines += ["```{toctree}", *[p for p in pages if p != "index"], "```"]
+        (book / f"{page}.md").write_text("\n".join(lines))
     (book / "conf.py").write_text(
         'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\nproject = "Plots"\n'
     )
     return book
 
 
-def _plotly_of_each_figure(outdir: Path) -> dict[str, bytes]:
-    soup = BeautifulSoup((outdir / "index.html").read_text(encoding="utf-8"), "html.parser")
+def _plotly_of_each_figure(outdir: Path, page: str) -> dict[str, bytes]:
+    soup = BeautifulSoup((outdir / f"{page}.html").read_text(encoding="utf-8"), "html.parser")
     chosen = {}
     for frame in soup.select("iframe"):
         name = frame["title"].removeprefix("The ").removesuffix(" figure.")
-        page = BeautifulSoup((outdir / frame["src"]).read_text(encoding="utf-8"), "html.parser")
-        script = next(s for s in page.select("script[src]") if "plotly" in s["src"])
+        page_html = (outdir / frame["src"]).read_text(encoding="utf-8")
+        script = next(
+            s
+            for s in BeautifulSoup(page_html, "html.parser").select("script[src]")
+            if "plotly" in s["src"]
+        )
         chosen[name] = ((outdir / frame["src"]).parent / script["src"]).resolve().read_bytes()
     return chosen
 
@@ -83,22 +98,21 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return make_project(tmp_path_factory.mktemp("bundles"))
 
 
-def test_each_figure_loads_the_smallest_bundle_that_draws_it(project: Path) -> None:
+def test_each_page_loads_the_smallest_bundle_that_draws_its_figures(project: Path) -> None:
     outdir = project.parent / "html"
     sphinx_build("-q", "-W", "-b", "html", str(project), str(outdir))
-    chosen = _plotly_of_each_figure(outdir)
     modules = project.parent / "node_modules"
     basic = (modules / "plotly.js-basic-dist-min" / "plotly-basic.min.js").read_bytes()
     cartesian = (modules / "plotly.js-cartesian-dist-min" / "plotly-cartesian.min.js").read_bytes()
     full = FULL.read_bytes()
-    assert chosen == {
-        "line": basic,
-        "untyped": basic,
-        "heat": cartesian,
-        "flow": full,  # only another release's bundle registers sankey
-        "computed": full,  # traces unknown: the bundle that surely draws them
-    }
-    # Each bundle once on the site, shared by the figures that need it.
+    assert _plotly_of_each_figure(outdir, "index") == {"line": basic, "untyped": basic}
+    assert _plotly_of_each_figure(outdir, "heat") == {"heat": cartesian}
+    # One bundle per page: two scatter plots and a heatmap load the cartesian one once.
+    assert _plotly_of_each_figure(outdir, "mixed") == {"line": cartesian, "heat": cartesian}
+    # Only another release's bundle registers sankey; unknown traces need the whole.
+    assert _plotly_of_each_figure(outdir, "flow") == {"flow": full}
+    assert _plotly_of_each_figure(outdir, "computed") == {"computed": full}
+    # Each bundle once on the site, shared by the pages that need it.
     written = sorted(p.read_bytes() for p in (outdir / "_static" / "interactive").glob("plotly-*"))
     assert written == sorted([basic, cartesian, full])
 
@@ -109,4 +123,5 @@ def test_a_configured_file_is_used_as_it_is(project: Path, tmp_path: Path) -> No
         "-q", "-b", "html", "-D", f"playbook_interactive_libraries.plotly={FULL}",
         str(project), str(outdir),
     )  # fmt: skip
-    assert set(_plotly_of_each_figure(outdir).values()) == {FULL.read_bytes()}
+    for page in ("index", "heat", "mixed"):
+        assert set(_plotly_of_each_figure(outdir, page).values()) == {FULL.read_bytes()}

@@ -7,7 +7,7 @@ have come whole; the original stays as the ``<img>`` every browser understands.
 - ``env-updated`` (once, in the build's own process, before any page is written):
   each raster image of the site gets its plan, the widths of a fixed ladder up to
   its own, each kept only when its WebP is smaller than the original (an animated
-  GIF becomes one animated WebP, when smaller). Encoded files are kept in the
+  GIF becomes animated WebPs, each frame at that width). Encoded files are kept in the
   build cache under their content hash, so a rebuild encodes only new images.
   The plans live in the environment, where the writers (forked with ``-j``) read
   them; a variant's name holds its content hash, so a changed image never reuses
@@ -85,26 +85,40 @@ def _enabled(app: Sphinx) -> bool:
 
 def _encode(source: Path, folder: Path, content_hash: str) -> tuple[Variant, ...]:
     """Encode the variants of ``source`` that are smaller than it, into ``folder``."""
-    from PIL import Image  # Pillow is imported by builds that make variants only
+    from PIL import Image, ImageSequence  # imported by builds that make variants only
 
     original_size = source.stat().st_size
     stem = re.sub(r"[^\w.-]", "_", source.stem)[:40]
     variants: list[Variant] = []
     with Image.open(source) as image:
-        animated = getattr(image, "n_frames", 1) > 1
-        widths = [image.width] if animated else [w for w in LADDER if w < image.width]
-        if not animated and image.width <= LADDER[-1]:
+        frames = [
+            frame.copy() if frame.mode in ("RGB", "RGBA") else frame.convert("RGBA")
+            for frame in ImageSequence.Iterator(image)
+        ]
+        durations = [frame.info.get("duration", 100) for frame in ImageSequence.Iterator(image)]
+        widths = [w for w in LADDER if w < image.width]
+        if image.width <= LADDER[-1]:
             widths.append(image.width)  # the full size too: WebP often beats the PNG
         for width in widths:
+            height = max(1, round(image.height * width / image.width))
+            sized = [
+                f if width == image.width else f.resize((width, height), Image.Resampling.LANCZOS)
+                for f in frames
+            ]
             buffer = io.BytesIO()
-            if animated:
-                image.save(buffer, "WEBP", save_all=True, quality=QUALITY, method=4)
+            if len(sized) > 1:  # an animation stays one, each frame at this width
+                sized[0].save(
+                    buffer,
+                    "WEBP",
+                    save_all=True,
+                    append_images=sized[1:],
+                    duration=durations,
+                    loop=image.info.get("loop", 0),
+                    quality=QUALITY,
+                    method=4,
+                )
             else:
-                frame = image if image.mode in ("RGB", "RGBA") else image.convert("RGBA")
-                if width != image.width:
-                    height = max(1, round(image.height * width / image.width))
-                    frame = frame.resize((width, height), Image.Resampling.LANCZOS)
-                frame.save(buffer, "WEBP", quality=QUALITY, method=4)
+                sized[0].save(buffer, "WEBP", quality=QUALITY, method=4)
             data = buffer.getvalue()
             if len(data) >= original_size:
                 continue  # never serve more bytes than the original
@@ -146,7 +160,7 @@ def plan_variants(app: Sphinx, env: BuildEnvironment) -> list[str]:
         source = Path(app.srcdir, relative)
         if source.suffix.lower() not in RASTER_SUFFIXES or not source.is_file():
             continue
-        content_hash = digest(source.read_bytes(), f"webp q{QUALITY}", repr(LADDER))
+        content_hash = digest(source.read_bytes(), f"webp q{QUALITY} v2", repr(LADDER))
         variants = known.get(content_hash)
         if variants is None or not all((folder / v.cache_key).is_file() for v in variants):
             try:

@@ -4,9 +4,10 @@ plotly.js is published whole (about 1.5 MB compressed, what the plotly Python
 package ships) and as partial bundles on npm (``plotly.js-basic-dist-min``: bar, pie
 and scatter in 0.4 MB; ``-cartesian-``, ``-finance-``, ``-geo-``, ``-gl2d-``, ...).
 With ``playbook_interactive_libraries = {"plotly": "auto"}``, a partial bundle
-installed with npm beside the project (``node_modules/`` in the folder of conf.py
-or one above it) is used for each figure whose traces it registers, when it is the
-same plotly.js release as the full bundle; every other figure gets the full one.
+installed with npm beside the project (``node_modules/`` in the source folder or
+one above it) is used for each page whose figures' traces it registers, when it is
+the same plotly.js release as the full bundle; every other page gets the full one
+(one bundle per page: two smaller ones would together weigh more).
 
 What a bundle can draw is read from the bundle itself (each trace module it
 registers), not from a list that could fall behind plotly.js.

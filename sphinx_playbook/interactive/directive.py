@@ -157,8 +157,10 @@ class InteractiveFigureDirective(PlaybookDirective):
         figure["pb_key"] = key
         figure["pb_stem"] = re.sub(r"[^\w-]+", "-", export_path.stem)[:40] or "figure"
         figure["pb_libraries"] = [name for name in libraries if name in export.unplaced]
-        if export.plotly_traces is not None:  # the smallest plotly.js that draws them
-            figure["pb_plotly_traces"] = sorted(export.plotly_traces)
+        if "plotly" in libraries:
+            figure["pb_plotly"] = True
+            if export.plotly_traces is not None:  # the smallest plotly.js that draws them
+                figure["pb_plotly_traces"] = sorted(export.plotly_traces)
         figure["pb_isolation"] = options.get("isolation", "iframe")
         figure["pb_narrow"] = options.get("narrow", "image")
         figure["pb_loading"] = options.get("loading", "lazy")

@@ -264,12 +264,19 @@ class InteractiveFrames(SphinxPostTransform):
         return super().is_supported() and facts.html and not facts.builder_name.startswith("epub")
 
     def run(self, **kwargs: Any) -> None:
-        for figure in _interactive_figures(self.document):
+        figures = _interactive_figures(self.document)
+        # One plotly.js bundle for the page: the smallest that draws every figure on it
+        # (several smaller bundles would together weigh more than the one).
+        plotted = [f for f in figures if f.get("pb_plotly")]
+        traces = [f.get("pb_plotly_traces") for f in plotted]
+        page_traces = None if None in traces else sorted(set().union(*traces))
+        for figure in figures:
             fallback = figure[0]
-            frame = interactive_frame(
-                "",
-                **{key: value for key, value in figure.attributes.items() if key.startswith("pb_")},
-            )
+            attributes = {k: v for k, v in figure.attributes.items() if k.startswith("pb_")}
+            attributes.pop("pb_plotly_traces", None)
+            if figure.get("pb_plotly") and page_traces is not None:
+                attributes["pb_plotly_traces"] = page_traces
+            frame = interactive_frame("", **attributes)
             figure.replace(fallback, frame)
             frame += fallback
 
