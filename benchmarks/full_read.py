@@ -202,10 +202,19 @@ def _kind(content_type: str) -> str:
     return "other"
 
 
-def read(browser, base: str, log: list, page: str, width: int) -> dict[str, dict[str, int]]:
-    """Bytes by kind at load and after scrolling to the end (with lazy loads)."""
+#: Layout shifts from navigation on (as Chromium reports them to the page).
+_SHIFTS = """window.__pbShifts = 0;
+new PerformanceObserver((list) => { for (const e of list.getEntries())
+  if (!e.hadRecentInput) window.__pbShifts += e.value; })
+  .observe({type: "layout-shift", buffered: true});"""
+
+
+def read(browser, base: str, log: list, page: str, width: int) -> dict[str, dict[str, float]]:
+    """Bytes by kind at load and after scrolling to the end (with lazy loads), and
+    the layout shift of the whole read (``cls``)."""
     context = browser.new_context(viewport={"width": width, "height": 900})
     tab = context.new_page()
+    tab.add_init_script(_SHIFTS)
     log.clear()
     tab.goto(base + page, wait_until="networkidle")
     at_load = list(log)
@@ -216,13 +225,87 @@ def read(browser, base: str, log: list, page: str, width: int) -> dict[str, dict
     tab.wait_for_load_state("networkidle")
     tab.wait_for_timeout(500)
     full = list(log)
+    shifts = float(tab.evaluate("window.__pbShifts"))
     context.close()
-    result: dict[str, dict[str, int]] = {"load": defaultdict(int), "full": defaultdict(int)}
+    result: dict[str, dict[str, float]] = {"load": defaultdict(int), "full": defaultdict(int)}
     for name, entries in (("load", at_load), ("full", full)):
         for _path, kind, size in entries:
             result[name][_kind(kind)] += size
             result[name]["total"] += size
-    return {name: dict(sizes) for name, sizes in result.items()}
+    return {**{name: dict(sizes) for name, sizes in result.items()}, "cls": {"total": shifts}}
+
+
+def larger_variants(out: Path) -> list[str]:
+    """Image copies that weigh more than the image they were made from (there must be
+    none): each ``<source>`` of a page's ``<picture>`` against its ``<img>``."""
+    from bs4 import BeautifulSoup
+
+    larger = []
+    for page in out.rglob("*.html"):
+        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+        for picture in soup.select("picture"):
+            image = picture.find("img")
+            original = (page.parent / image["src"]).resolve() if image else None
+            if original is None or not original.is_file():
+                continue
+            for candidate in picture.select("source"):
+                for entry in candidate["srcset"].split(","):
+                    copy = (page.parent / entry.split()[0]).resolve()
+                    if copy.stat().st_size > original.stat().st_size:
+                        larger.append(f"{copy.name} > {original.name}")
+    return larger
+
+
+def warm_build_times(source: Path, work: Path, runs: int, *overrides: str) -> dict[str, float]:
+    """Median seconds of a full rebuild (``-E``: every page read and written again)
+    with the image cache warm, ours against ``overrides``, in paired runs."""
+    import statistics
+    import time
+
+    times: dict[str, list[float]] = {"ours": [], "without": []}
+    for label, extra in (("ours", ()), ("without", overrides)):  # warm each cache once
+        build(source, work / f"warm-{label}", "-E", *extra)
+    for index in range(runs):
+        order = [("ours", ()), ("without", overrides)]
+        for label, extra in order if index % 2 == 0 else order[::-1]:
+            start = time.perf_counter()
+            build(source, work / f"warm-{label}", "-E", *extra)
+            times[label].append(time.perf_counter() - start)
+    ratios = [a / b for a, b in zip(times["ours"], times["without"], strict=True)]
+    return {
+        "ours": statistics.median(times["ours"]),
+        "without": statistics.median(times["without"]),
+        "ratio": statistics.median(ratios),
+    }
+
+
+def budgets(report: dict, larger: list[str], build_times: dict[str, float] | None) -> list[str]:
+    """The issue's budgets, each a line that says whether it holds."""
+    lines = []
+
+    def check(holds: bool, text: str) -> None:
+        lines.append(f"{'met ' if holds else 'MISSED'} {text}")
+
+    for page, widths in report.items():
+        for width, limit in (("390", 0.5), ("1440", 2 / 3)):
+            if width not in widths:
+                continue
+            mine, theirs = widths[width]["ours"], widths[width]["without"]
+            ratio = mine["full"]["total"] / max(theirs["full"]["total"], 1)
+            check(
+                ratio <= limit,
+                f"{page} {width} px: full read {ratio:.2f} of without (<= {limit:.2f})",
+            )
+            cls = mine["cls"]["total"]
+            check(cls < 0.005, f"{page} {width} px: CLS {cls:.3f} (0.00 as before)")
+    check(not larger, f"no image copy larger than its source ({len(larger)} are)")
+    if build_times:
+        check(
+            build_times["ratio"] <= 1.05,
+            f"rebuild with a warm cache: {build_times['ours']:.2f} s against "
+            f"{build_times['without']:.2f} s without ({build_times['ratio']:.3f}, <= 1.05)",
+        )
+    return lines
 
 
 def _full_plotly() -> str | None:
@@ -255,6 +338,9 @@ def main(argv: list[str] | None = None) -> None:
         + sorted(REFERENCE.glob("reference-390-*.png")),
         help="four PNG files for the generated book (default: ../shared/reference/)",
     )
+    parser.add_argument(
+        "--build-runs", type=int, default=5, help="paired warm rebuilds timed (0: none)"
+    )
     arguments = parser.parse_args(argv)
     shutil.rmtree(arguments.work, ignore_errors=True)
     source = arguments.book or write_reading_book(arguments.work / "book", arguments.pictures)
@@ -284,7 +370,14 @@ def main(argv: list[str] | None = None) -> None:
                             browser, base, log, page, width
                         )
         browser.close()
-    (arguments.work / "report.json").write_text(json.dumps(report, indent=2))
+    larger = larger_variants(ours)
+    build_times = (
+        warm_build_times(source, arguments.work, arguments.build_runs, *overrides)
+        if arguments.build_runs
+        else None
+    )
+    report_file = {"pages": report, "larger_variants": larger, "warm_build": build_times}
+    (arguments.work / "report.json").write_text(json.dumps(report_file, indent=2))
     print(
         f"{'page':<16} {'width':>5} {'load ours':>10} {'full ours':>10} {'full without':>13} ratio"
     )
@@ -297,12 +390,13 @@ def main(argv: list[str] | None = None) -> None:
                 f"{mine['full']['total'] / 1e3:>9.0f}K {theirs['full']['total'] / 1e3:>12.0f}K "
                 f"{ratio:.2f}"
             )
-            kinds = sorted(set(mine["full"]) | set(theirs["full"]) - {"total"})
+            kinds = sorted((set(mine["full"]) | set(theirs["full"])) - {"total"})
             for kind in kinds:
                 print(
                     f"{'':<16} {kind:>5} {'':>10} {mine['full'].get(kind, 0) / 1e3:>9.0f}K "
                     f"{theirs['full'].get(kind, 0) / 1e3:>12.0f}K"
                 )
+    print("\n".join(budgets(report, larger, build_times)))
 
 
 if __name__ == "__main__":

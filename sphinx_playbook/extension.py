@@ -50,7 +50,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
         "version": __version__,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
-        "env_version": 7,  # 6: hover previews of each page's targets; 5: the pdf key
+        "env_version": 8,  # 8: Plotly exports written as JS literals are read
     }
     if app in _SET_UP:
         return metadata

@@ -47,6 +47,19 @@ def make_project(root: Path) -> Path:
         "heat": _export("heatmap"),
         "flow": _export("sankey"),
         "computed": _export("scatter", "window.traces"),  # not JSON: cannot be read
+        # As a minifier writes it (the Ultra-Scale Playbook's exports): JS, not JSON,
+        # with a tab in a string (JavaScript allows it, JSON does not).
+        "minified": _export("bar", "[{type:'bar',x:[.5,1.],y:[3,4e1],visible:!0,text:\"a\tb\"}]"),
+        # A menu button that restyles the scatter into a heatmap.
+        "menu": _export("scatter").replace(
+            '{"width": 400, "height": 300}',
+            '{"updatemenus": [{"buttons": [{"method": "restyle", '
+            '"args": [{"type": "heatmap"}]}]}]}',
+        ),
+        # A trace added after the first drawing, of a type the call does not show.
+        "added": _export("scatter").replace(
+            ")</script>", ").then(() => Plotly.addTraces('added', {type: 'heatmap'}))</script>"
+        ),
     }
     pages = {  # page: its figures
         "index": ["line", "untyped"],
@@ -54,6 +67,9 @@ def make_project(root: Path) -> Path:
         "mixed": ["line", "heat"],
         "flow": ["flow"],
         "computed": ["computed"],
+        "minified": ["minified"],
+        "menu": ["menu"],
+        "added": ["added"],
     }
     for name, html in figures.items():
         (book / "figures" / f"{name}.html").write_text(html)
@@ -112,6 +128,10 @@ def test_each_page_loads_the_smallest_bundle_that_draws_its_figures(project: Pat
     # Only another release's bundle registers sankey; unknown traces need the whole.
     assert _plotly_of_each_figure(outdir, "flow") == {"flow": full}
     assert _plotly_of_each_figure(outdir, "computed") == {"computed": full}
+    assert _plotly_of_each_figure(outdir, "minified") == {"minified": basic}
+    # What a menu can switch to, or a later call add, must be drawable too.
+    assert _plotly_of_each_figure(outdir, "menu") == {"menu": cartesian}
+    assert _plotly_of_each_figure(outdir, "added") == {"added": full}
     # Each bundle once on the site, shared by the pages that need it.
     written = sorted(p.read_bytes() for p in (outdir / "_static" / "interactive").glob("plotly-*"))
     assert written == sorted([basic, cartesian, full])

@@ -10,9 +10,10 @@ the page can reserve the figure's box before the frame loads (no layout shift).
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
+
+from sphinx_playbook.interactive import plotly_calls
 
 #: Written in place of a library's ``<script>``; the writer substitutes the URL.
 PLACEHOLDER = "@@playbook-library:{name}@@"
@@ -31,8 +32,6 @@ _CDN_LIBRARIES = (
 )
 #: The first lines of plotly.min.js, as inlined by ``include_plotlyjs=True``.
 _INLINED_PLOTLY = re.compile(r"^\s*/\*\*?\s*\*?\s*plotly\.js v\d", re.IGNORECASE)
-#: A call into plotly.js, in a fragment written with ``include_plotlyjs=False``.
-_PLOTLY_CALL = re.compile(r"\bPlotly\.(?:newPlot|react|plot)\s*\(")
 _PLOTLY_DIV_SIZE = re.compile(
     r"<div\b[^>]*\bstyle\s*=\s*\"[^\"]*?height:\s*(\d+(?:\.\d+)?)px;\s*width:\s*(\d+(?:\.\d+)?)px",
     re.IGNORECASE,
@@ -68,7 +67,7 @@ class Export:
     full_document: bool
     plotly_traces: frozenset[str] | None = None
     """The Plotly trace types its ``newPlot`` calls draw; None when a call's data is
-    not literal JSON (the full plotly.js bundle is then the one that surely draws it)."""
+    code, not a literal (the full plotly.js bundle is then the one that surely draws it)."""
 
 
 def library_of(url: str) -> str | None:
@@ -113,7 +112,7 @@ def read_export(text: str) -> Export:
     html = _SCRIPT.sub(rewrite, text)
     html = _STYLESHEET.sub(drop_stylesheet, html)
     unplaced = []
-    if "plotly" not in libraries and _PLOTLY_CALL.search(html):
+    if "plotly" not in libraries and plotly_calls.draws(html):
         libraries.insert(0, "plotly")
         unplaced.append("plotly")
     return Export(
@@ -123,7 +122,7 @@ def read_export(text: str) -> Export:
         remote=tuple(remote),
         size=_size(html, libraries),
         full_document=bool(re.search(r"<html\b", html[:2000], re.IGNORECASE)),
-        plotly_traces=plotly_trace_types(html) if "plotly" in libraries else None,
+        plotly_traces=plotly_calls.trace_types(html) if "plotly" in libraries else None,
     )
 
 
@@ -144,68 +143,10 @@ def replace_placeholders(html: str, urls: dict[str, str]) -> str:
     return _PLACEHOLDER_RE.sub(lambda m: urls.get(m.group(1), ""), html)
 
 
-def _plotly_calls(html: str) -> list[list[object] | None]:
-    """The JSON arguments of each ``Plotly.newPlot(id, data, layout, ...)`` call (up to
-    the layout), or None for a call whose arguments are not literal JSON."""
-    decoder = json.JSONDecoder()
-    calls: list[list[object] | None] = []
-    blank = re.compile(r"\s*")
-    for call in _PLOTLY_CALL.finditer(html):
-        position = blank.match(html, call.end()).end()  # type: ignore[union-attr]
-        arguments: list[object] = []
-        try:
-            for _argument in range(3):
-                value, position = decoder.raw_decode(html, position)
-                arguments.append(value)
-                comma = re.compile(r"\s*,\s*").match(html, position)
-                if comma is None:  # the last argument (the layout may be the last)
-                    break
-                position = comma.end()
-        except ValueError:
-            calls.append(None)
-            continue
-        calls.append(arguments)
-    return calls
-
-
-def _plotly_layout_size(html: str) -> tuple[float, float] | None:
-    """``layout.width``/``height`` from the ``Plotly.newPlot(id, data, layout, ...)`` call."""
-    for arguments in _plotly_calls(html):
-        layout = arguments[2] if arguments and len(arguments) == 3 else None
-        if (
-            isinstance(layout, dict)
-            and _number(layout.get("width"))
-            and _number(layout.get("height"))
-        ):
-            return float(layout["width"]), float(layout["height"])
-    return None
-
-
-def plotly_trace_types(html: str) -> frozenset[str] | None:
-    """Every trace type the export's Plotly calls draw (a trace without ``type`` is a
-    scatter, as plotly.js reads it); None when any call cannot be read."""
-    types: set[str] = set()
-    calls = _plotly_calls(html)
-    for arguments in calls:
-        data = arguments[1] if arguments and len(arguments) > 1 else None
-        if not isinstance(data, list):
-            return None
-        for trace in data:
-            kind = trace.get("type", "scatter") if isinstance(trace, dict) else None
-            if not isinstance(kind, str):
-                return None
-            types.add(kind)
-    return frozenset(types) if calls else None
-
-
-def _number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and value > 0
-
-
 def _size(html: str, libraries: list[str]) -> tuple[float, float] | None:
     """The export's own size: Plotly's layout or div style, Bokeh/Vega specs, tag sizes."""
     if "plotly" in libraries:
-        size = _plotly_layout_size(html)
+        size = plotly_calls.layout_size(html)
         if size:
             return size
         match = _PLOTLY_DIV_SIZE.search(html)
