@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import re
 import struct
-import subprocess
-import sys
 import zlib
 from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+from sphinx_process import run_sphinx
 
 pytest_plugins = ("sphinx.testing.fixtures",)
 
@@ -40,11 +39,10 @@ def playbook_warnings(app) -> list[str]:
 
 
 def sphinx_build(*arguments: str) -> None:
-    """``sphinx-build ARGUMENTS`` in a process of its own, as authors and CI run it;
-    a failed build fails the test with Sphinx's own messages."""
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", *arguments], capture_output=True, text=True, check=False
-    )
+    """``sphinx-build ARGUMENTS`` in a process of its own, as authors and CI run it
+    (forked with its imports done: tests/sphinx_process.py); a failed build fails
+    the test with Sphinx's own messages."""
+    result = run_sphinx(list(arguments))
     assert result.returncode == 0, result.stderr
 
 

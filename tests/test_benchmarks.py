@@ -4,13 +4,13 @@ the generator's plan says, so the benchmark compares like with like."""
 from __future__ import annotations
 
 import importlib
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
 from conftest import REPO
+from sphinx_process import run_sphinx
 
 # The generator lives in benchmarks/, beside the command that uses it, not in the package.
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -33,8 +33,7 @@ def books(tmp_path_factory: pytest.TempPathFactory) -> dict[str, BeautifulSoup]:
     # one process share docutils' and Jinja's global state.
     for side, source in (("ours", ours), ("baseline", baseline), (run.MATH_OFF, math_off)):
         out = root / f"{side}-html"
-        command = [sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", source, out]
-        build = subprocess.run(command, capture_output=True, text=True, check=False)
+        build = run_sphinx(["-W", "-q", "-b", "html", str(source), str(out)])
         assert build.returncode == 0, f"the {side} book fails with -W:\n{build.stderr}"
         html = Path(out, "chapter-001.html").read_text(encoding="utf-8")
         pages[side] = BeautifulSoup(html, "html.parser")

@@ -1,4 +1,5 @@
-"""playbook_images: WebP copies at the layout's widths, offered with srcset and sizes."""
+"""playbook_images: WebP and AVIF copies at the layout's widths, offered with srcset
+and sizes."""
 
 from __future__ import annotations
 
@@ -9,7 +10,10 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 from conftest import sphinx_build
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, features
+
+#: Pillow writes AVIF from 11.2 with its own wheels; the oldest supported one does not.
+AVIF = features.check("avif")
 
 PAGE = """\
 # Images
@@ -100,12 +104,13 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return outdir
 
 
-def _pictures(outdir: Path, page: str = "index") -> dict[str, tuple]:
+def _pictures(outdir: Path, page: str = "index", kind: str = "webp") -> dict[str, tuple]:
+    """Each image's ``<img>`` and its ``<source>`` of that type (None without one)."""
     soup = BeautifulSoup((outdir / f"{page}.html").read_text(encoding="utf-8"), "html.parser")
     found = {}
     for img in soup.select(".pb-body img"):
         picture = img.find_parent("picture")
-        source = picture.find("source") if picture else None
+        source = picture.find("source", type=f"image/{kind}") if picture else None
         found[img["alt"]] = (img, source)
     return found
 
@@ -132,6 +137,23 @@ def test_each_raster_image_gets_smaller_webp_copies(site: Path) -> None:
             assert variant.width == width
 
 
+def test_avif_comes_first_and_beats_webp_at_every_width(site: Path) -> None:
+    img, avif = _pictures(site, kind="avif")["A photo in the text column"]
+    if not AVIF:  # this Pillow cannot write AVIF: WebP alone, nothing else offered
+        assert avif is None and len(img.find_parent("picture").select("source")) == 1
+        return
+    assert img.find_parent("picture").find("source") is avif  # a browser takes the first
+    _, webp = _pictures(site)["A photo in the text column"]
+    assert avif["sizes"] == webp["sizes"]
+    webp_sizes = {w: (site / url).stat().st_size for url, w in _candidates(webp)}
+    avif_sizes = {w: (site / url).stat().st_size for url, w in _candidates(avif)}
+    assert avif_sizes.keys() == webp_sizes.keys()
+    for width, size in avif_sizes.items():
+        assert size < webp_sizes[width]
+    with Image.open(site / _candidates(avif)[0][0]) as variant:
+        assert variant.format == "AVIF" and variant.width == 360
+
+
 @pytest.mark.parametrize(
     ("alt", "widest"),
     [
@@ -155,12 +177,16 @@ def test_what_would_not_get_smaller_is_served_as_it_is(site: Path) -> None:
     (url, width), *_ = _candidates(animation)
     with Image.open(site / url) as webp:
         assert webp.n_frames == 5 and width == 320
+    assert _pictures(site, kind="avif")["An animation"][1] is None  # animated WebP only
 
 
 def test_rest_images_get_them_too(site: Path) -> None:
-    _, source = _pictures(site, "rest")["The photo in reST"]
-    _, myst = _pictures(site)["A photo in the text column"]
-    assert source is not None and source["srcset"] == myst["srcset"]
+    img, _ = _pictures(site, "rest")["The photo in reST"]
+    myst, _ = _pictures(site)["A photo in the text column"]
+    assert img.find_parent("picture").select("source")  # the same copies as in MyST
+    assert img.find_parent("picture").select("source") == myst.find_parent("picture").select(
+        "source"
+    )
 
 
 def test_off_and_a_changed_image_leave_what_a_fresh_build_leaves(tmp_path: Path) -> None:

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import datetime
 import shlex
-import subprocess
-import sys
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +16,7 @@ import pytest
 import yaml
 from bs4 import BeautifulSoup
 from markdown_it import MarkdownIt
+from sphinx_process import run_sphinx
 
 from sphinx_playbook.cli import main
 
@@ -77,13 +76,7 @@ def run(command: str, cwd: Path) -> Build:
     """``command`` as written, from ``cwd``: sphinx-build is this Python's Sphinx."""
     words = shlex.split(command)
     assert words[0] == "sphinx-build"
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", *words[1:]],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    result = run_sphinx(words[1:], cwd=cwd)
     return Build(command, cwd, result.returncode, result.stderr)
 
 

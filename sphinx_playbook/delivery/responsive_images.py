@@ -1,8 +1,10 @@
-"""Responsive images made at build time: WebP copies of each raster image at the
-widths the layout shows it at, offered with ``srcset`` and ``sizes``.
+"""Responsive images made at build time: WebP (and AVIF, where Pillow writes it)
+copies of each raster image at the widths the layout shows it at, offered with
+``srcset`` and ``sizes``.
 
 A phone then downloads a 704-pixel WebP where the author's 2,400-pixel PNG would
 have come whole; the original stays as the ``<img>`` every browser understands.
+AVIF is offered first, for an image only where it beats the WebP at every width.
 
 - ``env-updated`` (once, in the build's own process, before any page is written):
   each raster image of the site gets its plan, the widths of a fixed ladder up to
@@ -12,7 +14,7 @@ have come whole; the original stays as the ``<img>`` every browser understands.
   The plans live in the environment, where the writers (forked with ``-j``) read
   them; a variant's name holds its content hash, so a changed image never reuses
   an old name.
-- write (:func:`picture_sources`): the ``<source>`` element for an image, with the
+- write (:func:`picture_sources`): the ``<source>`` elements for an image, with the
   ``sizes`` of the column it sits in.
 - ``build-finished``: the planned files copied into ``_images/``, and those no
   plan names any more deleted, so a rebuild leaves what a fresh build would.
@@ -47,15 +49,19 @@ logger = logging.getLogger(__name__)
 #: Widths made for each image (never wider than it): a phone's column, the text
 #: column (704 px) and the page column (1072 px), each at 1x and 2x, and a band.
 LADDER = (360, 704, 1072, 1408, 2144, 2880)
-#: What is encoded: formats every browser decodes, which a WebP beats.
+#: What is encoded: formats every browser decodes, which a WebP or AVIF beats.
 RASTER_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".gif"})
-QUALITY = 82
+#: Lossy quality of each format, about alike to the eye (AVIF's scale is lower).
+QUALITY = {"webp": 82, "avif": 60}
+#: libavif's speed (0 slowest to 10): 8 encodes a 1,400-pixel screenshot in about
+#: a tenth of a second, within a few per cent of speed 6's bytes.
+AVIF_SPEED = 8
 #: The folder of the variants, under the HTML builder's image folder.
 SUBFOLDER = "variants"
 #: An image's own opt-out.
 OPT_OUT_CLASS = "pb-original"
-#: A variant's file name: ``<stem>-<12 hex of its content>-<width>w.webp``.
-_VARIANT_NAME = re.compile(r"-[0-9a-f]{12}-\d+w\.webp$")
+#: A variant's file name: ``<stem>-<12 hex of its content>-<width>w.webp`` (or ``.avif``).
+_VARIANT_NAME = re.compile(r"-[0-9a-f]{12}-\d+w\.(?:webp|avif)$")
 
 
 @dataclass(frozen=True)
@@ -64,6 +70,7 @@ class Variant:
     name: str  # the file name under _images/variants/
     cache_key: str  # its file in the build cache
     bytes: int
+    format: str  # "webp" or "avif": its file's suffix
 
 
 #: The raster images each page shows at the layout's width (not an author's size).
@@ -83,19 +90,49 @@ def _enabled(app: Sphinx) -> bool:
     )
 
 
+def formats() -> tuple[str, ...]:
+    """What copies are made in, in the order a page offers them (a browser takes the
+    first it decodes): AVIF where this Pillow writes it, then WebP."""
+    from PIL import features
+
+    return ("avif", "webp") if features.check("avif") else ("webp",)
+
+
+def _encode_one(frames: list[Any], kind: str, durations: list[int], loop: int) -> bytes:
+    buffer = io.BytesIO()
+    if kind == "avif":
+        frames[0].save(buffer, "AVIF", quality=QUALITY["avif"], speed=AVIF_SPEED)
+    elif len(frames) > 1:  # an animation stays one, each frame at this width
+        frames[0].save(
+            buffer,
+            "WEBP",
+            save_all=True,
+            append_images=frames[1:],
+            duration=durations,
+            loop=loop,
+            quality=QUALITY["webp"],
+            method=4,
+        )
+    else:
+        frames[0].save(buffer, "WEBP", quality=QUALITY["webp"], method=4)
+    return buffer.getvalue()
+
+
 def _encode(source: Path, folder: Path, content_hash: str) -> tuple[Variant, ...]:
     """Encode the variants of ``source`` that are smaller than it, into ``folder``."""
     from PIL import Image, ImageSequence  # imported by builds that make variants only
 
     original_size = source.stat().st_size
     stem = re.sub(r"[^\w.-]", "_", source.stem)[:40]
-    variants: list[Variant] = []
+    made: dict[str, list[Variant]] = {}
     with Image.open(source) as image:
         frames = [
             frame.copy() if frame.mode in ("RGB", "RGBA") else frame.convert("RGBA")
             for frame in ImageSequence.Iterator(image)
         ]
         durations = [frame.info.get("duration", 100) for frame in ImageSequence.Iterator(image)]
+        loop = image.info.get("loop", 0)
+        kinds = formats() if len(frames) == 1 else ("webp",)  # animations: WebP only
         widths = [w for w in LADDER if w < image.width]
         if image.width <= LADDER[-1]:
             widths.append(image.width)  # the full size too: WebP often beats the PNG
@@ -105,31 +142,26 @@ def _encode(source: Path, folder: Path, content_hash: str) -> tuple[Variant, ...
                 f if width == image.width else f.resize((width, height), Image.Resampling.LANCZOS)
                 for f in frames
             ]
-            buffer = io.BytesIO()
-            if len(sized) > 1:  # an animation stays one, each frame at this width
-                sized[0].save(
-                    buffer,
-                    "WEBP",
-                    save_all=True,
-                    append_images=sized[1:],
-                    duration=durations,
-                    loop=image.info.get("loop", 0),
-                    quality=QUALITY,
-                    method=4,
-                )
-            else:
-                sized[0].save(buffer, "WEBP", quality=QUALITY, method=4)
-            data = buffer.getvalue()
-            if len(data) >= original_size:
-                continue  # never serve more bytes than the original
-            name = f"{stem}-{digest(data)[:12]}-{width}w.webp"
-            key = f"{content_hash[:24]}-{width}.webp"
-            write_atomically(folder / key, data)
-            variants.append(Variant(width, name, key, len(data)))
+            for kind in kinds:
+                data = _encode_one(sized, kind, durations, loop)
+                if len(data) >= original_size:
+                    continue  # never serve more bytes than the original
+                name = f"{stem}-{digest(data)[:12]}-{width}w.{kind}"
+                key = f"{content_hash[:24]}-{width}.{kind}"
+                write_atomically(folder / key, data)
+                made.setdefault(kind, []).append(Variant(width, name, key, len(data), kind))
     # A narrower variant that is no smaller than a wider one is of no use.
-    return tuple(
-        v for i, v in enumerate(variants) if all(v.bytes < w.bytes for w in variants[i + 1 :])
-    )
+    kept = {
+        kind: [v for i, v in enumerate(vs) if all(v.bytes < w.bytes for w in vs[i + 1 :])]
+        for kind, vs in made.items()
+    }
+    # AVIF only where it beats WebP at every width WebP is offered at: a browser that
+    # decodes AVIF never downloads more than one that takes the WebP.
+    webp = {v.width: v.bytes for v in kept.get("webp", [])}
+    avif = {v.width: v.bytes for v in kept.get("avif", [])}
+    if not all(width in avif and avif[width] < size for width, size in webp.items()):
+        kept.pop("avif", None)
+    return tuple(v for kind in formats() for v in kept.get(kind, []))
 
 
 def note_shown_images(app: Sphinx, doctree: nodes.document) -> None:
@@ -160,7 +192,9 @@ def plan_variants(app: Sphinx, env: BuildEnvironment) -> list[str]:
         source = Path(app.srcdir, relative)
         if source.suffix.lower() not in RASTER_SUFFIXES or not source.is_file():
             continue
-        content_hash = digest(source.read_bytes(), f"webp q{QUALITY} v2", repr(LADDER))
+        content_hash = digest(
+            source.read_bytes(), repr((formats(), QUALITY, AVIF_SPEED, LADDER)), "v3"
+        )
         variants = known.get(content_hash)
         if variants is None or not all((folder / v.cache_key).is_file() for v in variants):
             try:
@@ -208,18 +242,24 @@ def _layout_sizes(node: nodes.Element) -> str:
 
 
 def picture_sources(translator: Any, node: nodes.Element, source_uri: str) -> str:
-    """The ``<source>`` of WebP variants for the image at ``source_uri`` (relative to
-    the source folder), or "" when it has none."""
+    """The ``<source>`` elements (AVIF, then WebP) of the variants of the image at
+    ``source_uri`` (relative to the source folder), or "" when it has none."""
     if OPT_OUT_CLASS in node.get("classes", []):
         return ""
     variants = PLANS.get(translator.builder.env).get(source_uri)
     if not variants:
         return ""
     base = posixpath.join(translator.builder.imgpath, SUBFOLDER)
-    srcset = ", ".join(
-        f"{posixpath.join(base, urllib.parse.quote(v.name))} {v.width}w" for v in variants
-    )
-    return f'<source type="image/webp" srcset="{srcset}" sizes="{_layout_sizes(node)}">'
+    sizes = _layout_sizes(node)
+    sources = []
+    for kind in dict.fromkeys(v.format for v in variants):
+        srcset = ", ".join(
+            f"{posixpath.join(base, urllib.parse.quote(v.name))} {v.width}w"
+            for v in variants
+            if v.format == kind
+        )
+        sources.append(f'<source type="image/{kind}" srcset="{srcset}" sizes="{sizes}">')
+    return "".join(sources)
 
 
 def copy_variants(app: Sphinx, exception: Exception | None) -> None:
@@ -231,7 +271,7 @@ def copy_variants(app: Sphinx, exception: Exception | None) -> None:
     wanted = {v.name: v for plan in PLANS.get(app.env).values() for v in plan}
     if wanted:
         target.mkdir(parents=True, exist_ok=True)
-    for existing in target.glob("*.webp") if target.is_dir() else ():
+    for existing in target.iterdir() if target.is_dir() else ():
         if _VARIANT_NAME.search(existing.name) and existing.name not in wanted:
             existing.unlink()
     for name, variant in wanted.items():

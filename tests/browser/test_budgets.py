@@ -11,13 +11,12 @@ and is scrolled, and nothing wider than a 390 px phone on any page.
 from __future__ import annotations
 
 import gzip
-import subprocess
-import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from bs4 import BeautifulSoup
+from sphinx_process import run_sphinx
 
 from .conftest import DOCS
 from .test_loading import LAYOUT_SHIFT, MAX_CLS
@@ -71,9 +70,8 @@ def pydata_docs(site_dir: Path, docs_site: str) -> str:
     out = site_dir / "docs-pydata"
     # A child process: in the one running the tests, our theme's templates from
     # the docs build would leak into this one through Jinja's shared state.
-    command = [sys.executable, "-m", "sphinx", "-q", "-b", "html"]
-    command += ["-D", "html_theme=pydata_sphinx_theme", str(DOCS), str(out)]
-    build = subprocess.run(command, capture_output=True, text=True, check=False)
+    command = ["-q", "-b", "html", "-D", "html_theme=pydata_sphinx_theme", str(DOCS), str(out)]
+    build = run_sphinx(command)
     if build.returncode:
         pytest.fail(f"building docs/ with pydata-sphinx-theme failed:\n{build.stderr}")
     return "docs-pydata/"

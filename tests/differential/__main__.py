@@ -18,6 +18,8 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).parent.parent))  # tests/, as pytest puts it
+
 from .book import EDITS
 from .harness import Session, compare_jobs, scratch_root
 

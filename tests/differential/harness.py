@@ -34,11 +34,12 @@ import os
 import random
 import re
 import shutil
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from sphinx_process import run_sphinx  # tests/ is on sys.path (pytest, __main__)
 
 from . import book as books
 
@@ -87,11 +88,9 @@ def sphinx_build(src: Path, out: Path, doctrees: Path, builder: str, jobs: int =
         command += ["-j", str(jobs)]
     command += [str(src), str(out), "-d", str(doctrees)]
     start = time.monotonic()
-    # Run beside the sources, not in the caller's folder: ``python -m`` puts the
-    # working folder first on sys.path, where it would shadow PYTHONPATH.
-    result = subprocess.run(
-        command, capture_output=True, text=True, check=False, cwd=Path(src).parent
-    )
+    # In a process of its own, forked with the imports done (tests/sphinx_process.py),
+    # beside the sources.
+    result = run_sphinx(command[3:], cwd=Path(src).parent)
     stderr = _ANSI.sub("", result.stderr + result.stdout)
     return Build(command, result.returncode, stderr, time.monotonic() - start)
 

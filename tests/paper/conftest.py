@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
+from sphinx_process import run_sphinx
 
 ROOTS = Path(__file__).parent.parent / "roots"
 REPO = Path(__file__).parent.parent.parent
@@ -101,12 +101,7 @@ def latexmk(outdir: Path, name: str) -> Path:
 
 def build_pdf(source: Path, outdir: Path, name: str, *options: str) -> Pdf:
     """``sphinx-build -b latex`` then latexmk; the PDF read back."""
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-q", "-b", "latex", *options, str(source), str(outdir)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    result = run_sphinx(["-q", "-b", "latex", *options, str(source), str(outdir)])
     assert result.returncode == 0, result.stderr
     pdf = latexmk(outdir, name)
     tex = (outdir / f"{name}.tex").read_text(encoding="utf-8")
