@@ -25,6 +25,7 @@ AVIF is offered first, for an image only where it beats the WebP at every width.
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import posixpath
@@ -90,12 +91,13 @@ def _enabled(app: Sphinx) -> bool:
     )
 
 
+@functools.cache
 def formats() -> tuple[str, ...]:
     """What copies are made in, in the order a page offers them (a browser takes the
     first it decodes): AVIF where this Pillow writes it, then WebP."""
     from PIL import features
 
-    return ("avif", "webp") if features.check("avif") else ("webp",)
+    return ("avif", "webp") if "avif" in features.get_supported_modules() else ("webp",)
 
 
 def _encode_one(frames: list[Any], kind: str, durations: list[int], loop: int) -> bytes:
