@@ -3,11 +3,13 @@
 #   bash scripts/dev.sh docs   build the documentation site into docs/_build/html
 #   bash scripts/dev.sh test   lint and type check, then the whole test suite (unit,
 #                              builders, browser, PDF) on Python 3.11 with the newest
-#                              dependencies; the suite without the browser and PDF
-#                              tests on Python 3.12 with the oldest supported ones and on
-#                              Python 3.13 with the newest; meanwhile the wheel
-#                              installed in a fresh venv (scripts/check_wheel.sh)
+#                              dependencies and, beside it at a lower priority, the
+#                              suite without the browser and PDF tests on Python 3.12
+#                              with the oldest supported ones and on Python 3.13 with
+#                              the newest, and the wheel installed in a fresh venv
+#                              (scripts/check_wheel.sh)
 set -euo pipefail
+SELF="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 cd "$(dirname "$0")/.."
 
 PYTHON="${PYTHON:-python3}"
@@ -98,33 +100,45 @@ case "${1:-}" in
   test)
     need_chromium
     need_latex
-    venv .venv -e ".[dev]"
-    .venv/bin/ruff check sphinx_playbook tests
-    .venv/bin/mypy
-    # The other Pythons' environments are made while the first suite runs (pip
-    # mostly waits for the disk and the index).
+    # The three environments at once: pip mostly waits for the disk and the index.
     setup_log="$(mktemp)"
     { other_venv 3.12 .venv-3.12-oldest -c tests/constraints-oldest.txt -e ".[test]" &&
       other_venv 3.13 .venv-3.13-newest -e ".[test]"; } >"$setup_log" 2>&1 &
     setup=$!
-    # One pytest worker per core; a test file stays on one worker, so the projects
-    # its module-scoped fixtures build are built once.
-    .venv/bin/python -m pytest -p no:cacheprovider -n auto --dist loadfile
+    venv .venv -e ".[dev]"
+    .venv/bin/ruff check sphinx_playbook tests
+    .venv/bin/mypy
     finish "$setup" "$setup_log" "setting up Python 3.12 and 3.13"
-    # The package as users get it: the wheel in a fresh venv builds a new playbook.
-    # It mostly waits for pip, so it runs beside the next suite.
-    wheel_log="$(mktemp)"
-    bash scripts/check_wheel.sh >"$wheel_log" 2>&1 &
+    # The other Pythons, and the wheel installed in a fresh venv
+    # (scripts/check_wheel.sh), run beside the first suite at the lowest priority:
+    # they take the CPU it leaves idle (its browser tests wait for Chromium, its last
+    # file runs on one core) and have the machine to themselves once it ends.
+    # They run everything but the browser and PDF suites, which check the theme's
+    # CSS and JavaScript and the LaTeX it writes, not the Python side. Python 3.12
+    # gets the oldest supported Sphinx and friends and the differential test at half
+    # depth (four rounds per seed: its Sphinx differs); Python 3.13 the newest, whose
+    # Sphinx the first run takes through every round: two rounds per seed check the
+    # Python.
+    oldest_log="$(mktemp)" newest_log="$(mktemp)" wheel_log="$(mktemp)"
+    PLAYBOOK_DIFFERENTIAL_ROUNDS=4 nice -n 19 \
+      bash "$SELF" other-suite 3.12 .venv-3.12-oldest >"$oldest_log" 2>&1 &
+    oldest=$!
+    PLAYBOOK_DIFFERENTIAL_ROUNDS=2 nice -n 19 \
+      bash "$SELF" other-suite 3.13 .venv-3.13-newest >"$newest_log" 2>&1 &
+    newest=$!
+    nice -n 19 bash scripts/check_wheel.sh >"$wheel_log" 2>&1 &
     wheel_check=$!
-    # The other Pythons: everything but the browser and PDF suites, which check the
-    # theme's CSS and JavaScript and the LaTeX it writes, not the Python side. Python
-    # 3.12 gets the oldest supported Sphinx and friends and the differential test at
-    # half depth (four rounds per seed: its Sphinx differs); Python 3.13 the newest,
-    # whose Sphinx the first run has taken through every round already: two rounds
-    # per seed check the Python.
-    PLAYBOOK_DIFFERENTIAL_ROUNDS=4 other_suite 3.12 .venv-3.12-oldest
-    PLAYBOOK_DIFFERENTIAL_ROUNDS=2 other_suite 3.13 .venv-3.13-newest
+    # The whole suite on Python 3.11: one pytest worker per core; a test file stays
+    # on one worker, so the projects its module-scoped fixtures build are built once.
+    status=0
+    .venv/bin/python -m pytest -p no:cacheprovider -n auto --dist loadfile || status=$?
+    finish "$oldest" "$oldest_log" "the Python 3.12 suite"
+    finish "$newest" "$newest_log" "the Python 3.13 suite"
     finish "$wheel_check" "$wheel_log" "scripts/check_wheel.sh"
+    exit "$status"
+    ;;
+  other-suite)  # used by "test": other-suite VERSION VENV
+    other_suite "$2" "$3"
     ;;
   *)
     echo "usage: bash scripts/dev.sh docs|test" >&2
