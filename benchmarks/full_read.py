@@ -343,7 +343,11 @@ def main(argv: list[str] | None = None) -> None:
     )
     arguments = parser.parse_args(argv)
     shutil.rmtree(arguments.work, ignore_errors=True)
-    source = arguments.book or write_reading_book(arguments.work / "book", arguments.pictures)
+    source = arguments.work / "book"
+    if arguments.book:  # a copy, so that node_modules can sit beside it as npm puts it
+        shutil.copytree(arguments.book, source, ignore=shutil.ignore_patterns("_build"))
+    else:
+        write_reading_book(source, arguments.pictures)
     if arguments.node_modules:  # plotly.js's partial bundles, as npm installs them
         shutil.copytree(arguments.node_modules, arguments.work / "node_modules")
     ours, without = arguments.work / "ours", arguments.work / "without"

@@ -51,11 +51,12 @@ other_venv() {  # other_venv VERSION VENV [pip args...]: the project installed w
 }
 
 other_suite() {  # other_suite VERSION VENV: the non-browser suite there (none without that Python)
+  # In one process: it runs beside the first suite and the other Python's, so one
+  # core is its share, and each project its fixtures build is built once.
   local version="$1" dir="$2"
   [ -n "$(python_version "$version")" ] || return 0
   echo "Python $version ($dir)"
-  "$dir/bin/python" -m pytest -p no:cacheprovider -q -n auto --dist loadfile \
-    --ignore=tests/browser --ignore=tests/paper
+  "$dir/bin/python" -m pytest -p no:cacheprovider -q -n 0 --ignore=tests/browser --ignore=tests/paper
 }
 
 finish() {  # finish PID LOG WHAT: wait for a step run in the background; its log; stop if it failed

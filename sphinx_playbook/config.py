@@ -248,8 +248,9 @@ class PlaybookConfig:
         metadata={
             "validate": lambda v: v in ("auto", "off"),
             "expects": "'auto' or 'off'",
-            "doc": '`"auto"`: each PNG, JPEG and GIF also served as WebP at the widths the '
-            "layout shows it at (`srcset` and `sizes`, the original kept for old browsers), "
+            "doc": '`"auto"`: each PNG, JPEG and GIF also served as WebP (and AVIF, where '
+            "Pillow writes it) at the widths the layout shows it at (`srcset` and `sizes`, "
+            "the original kept for old browsers), "
             "made when the site is built and kept only where smaller; an image with the class "
             '`pb-original` is served as it is. `"off"`: every image as written.',
             "example": "off",
