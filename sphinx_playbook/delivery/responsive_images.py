@@ -25,8 +25,10 @@ AVIF is offered first, for an image only where it beats the WebP at every width.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import io
+import json
 import os
 import posixpath
 import re
@@ -157,13 +159,24 @@ def _encode(source: Path, folder: Path, content_hash: str) -> tuple[Variant, ...
         kind: [v for i, v in enumerate(vs) if all(v.bytes < w.bytes for w in vs[i + 1 :])]
         for kind, vs in made.items()
     }
-    # AVIF only where it beats WebP at every width WebP is offered at: a browser that
-    # decodes AVIF never downloads more than one that takes the WebP.
-    webp = {v.width: v.bytes for v in kept.get("webp", [])}
-    avif = {v.width: v.bytes for v in kept.get("avif", [])}
-    if not all(width in avif and avif[width] < size for width, size in webp.items()):
-        kept.pop("avif", None)
+    # AVIF only where, at every width a reader may need, the copy a browser takes
+    # from the AVIF list beats the one it takes from the WebP list (or the original):
+    # a browser that decodes AVIF never downloads more than one that takes WebP.
+    webp, avif = kept.get("webp", []), kept.get("avif", [])
+    for width in {v.width for v in webp + avif}:
+        chosen_avif, chosen_webp = _chosen(avif, width), _chosen(webp, width)
+        beaten = chosen_webp.bytes if chosen_webp else original_size
+        if chosen_avif is None or chosen_avif.bytes >= beaten:
+            kept.pop("avif", None)
+            break
     return tuple(v for kind in formats() for v in kept.get(kind, []))
+
+
+def _chosen(variants: list[Variant], width: int) -> Variant | None:
+    """The copy a browser takes for ``width`` pixels: the narrowest at least that
+    wide, else the widest (``variants`` narrowest first)."""
+    wide_enough = [v for v in variants if v.width >= width]
+    return wide_enough[0] if wide_enough else (variants[-1] if variants else None)
 
 
 def note_shown_images(app: Sphinx, doctree: nodes.document) -> None:
@@ -178,6 +191,16 @@ def note_shown_images(app: Sphinx, doctree: nodes.document) -> None:
             if Path(path).suffix.lower() in RASTER_SUFFIXES:
                 shown.add(path)
     SHOWN.of(app.env)[app.env.docname] = frozenset(shown)
+
+
+def _cached_plan(folder: Path, content_hash: str) -> tuple[Variant, ...] | None:
+    """The plan the cache keeps beside the encoded files: a build with a fresh
+    environment (``-E``, a new checkout with the cache restored) encodes nothing again."""
+    try:
+        entries = json.loads((folder / f"{content_hash[:24]}.json").read_text(encoding="utf-8"))
+        return tuple(Variant(**entry) for entry in entries)
+    except (OSError, ValueError, TypeError):
+        return None
 
 
 def plan_variants(app: Sphinx, env: BuildEnvironment) -> list[str]:
@@ -197,13 +220,15 @@ def plan_variants(app: Sphinx, env: BuildEnvironment) -> list[str]:
         content_hash = digest(
             source.read_bytes(), repr((formats(), QUALITY, AVIF_SPEED, LADDER)), "v3"
         )
-        variants = known.get(content_hash)
+        variants = known.get(content_hash) or _cached_plan(folder, content_hash)
         if variants is None or not all((folder / v.cache_key).is_file() for v in variants):
             try:
                 variants = _encode(source, folder, content_hash)
             except Exception as error:  # Pillow cannot read it: served as it is
                 logger.info(f"sphinx_playbook: no smaller copies of {relative} ({error})")
                 variants = ()
+            plan = json.dumps([dataclasses.asdict(v) for v in variants]).encode()
+            write_atomically(folder / f"{content_hash[:24]}.json", plan)
         plans[relative] = by_content[content_hash] = variants
     PLANS.set(env, plans)
     _BY_CONTENT.set(env, by_content)
