@@ -4,13 +4,15 @@ copies of each raster image at the widths the layout shows it at, offered with
 
 A phone then downloads a 704-pixel WebP where the author's 2,400-pixel PNG would
 have come whole; the original stays as the ``<img>`` every browser understands.
-AVIF is offered first, for an image only where it beats the WebP at every width.
+AVIF is offered first, for an image only where it beats the WebP at every width a
+reader may need.
 
 - ``env-updated`` (once, in the build's own process, before any page is written):
   each raster image of the site gets its plan, the widths of a fixed ladder up to
   its own, each kept only when its WebP is smaller than the original (an animated
   GIF becomes animated WebPs, each frame at that width). Encoded files are kept in the
-  build cache under their content hash, so a rebuild encodes only new images.
+  build cache under their content hash, each image's plan beside them, so a rebuild
+  (even ``-E``, or a new checkout with the cache restored) encodes only new images.
   The plans live in the environment, where the writers (forked with ``-j``) read
   them; a variant's name holds its content hash, so a changed image never reuses
   an old name.
