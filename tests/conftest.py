@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import struct
 import zlib
@@ -38,11 +39,16 @@ def playbook_warnings(app) -> list[str]:
     return [line for line in text.splitlines() if "[playbook." in line]
 
 
+#: Which fork server builds next: one after the other, so that two builds a test
+#: compares (a rebuild and a fresh build) never share a hash seed.
+_INTERPRETERS = itertools.cycle(range(3))
+
+
 def sphinx_build(*arguments: str) -> None:
     """``sphinx-build ARGUMENTS`` in a process of its own, as authors and CI run it
     (forked with its imports done: tests/sphinx_process.py); a failed build fails
     the test with Sphinx's own messages."""
-    result = run_sphinx(list(arguments))
+    result = run_sphinx(list(arguments), interpreter=next(_INTERPRETERS))
     assert result.returncode == 0, result.stderr
 
 

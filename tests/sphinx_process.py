@@ -9,8 +9,12 @@ those modules and does nothing else; for each build it forks, and the child runs
 Sphinx's command line and exits. Every build thus starts from freshly imported
 modules, in a process that ends with it, as ``python -m sphinx`` would.
 
-Builds that need other interpreter flags (``python -W error ...``) still run a
-real ``python -m sphinx``.
+The children share their server's hash seed (Python picks it when it starts), so
+an output that follows the order of a set of strings would look the same in every
+build. There is a server per ``interpreter`` number, each with its own random seed:
+tests that compare builds use two or more of them, or ``new_interpreter=True`` for a
+Python of its own. Builds that need other interpreter flags (``python -W error
+...``) run their own ``python -m sphinx`` too.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import atexit
 import importlib
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -49,25 +54,43 @@ class Result:
     stderr: str
 
 
-_SERVER: list[subprocess.Popen[str]] = []
+_SERVERS: dict[int, subprocess.Popen[str]] = {}
 
 
-def _server() -> subprocess.Popen[str]:
-    if not _SERVER or _SERVER[0].poll() is not None:
-        _SERVER[:] = [
-            subprocess.Popen(
-                [sys.executable, __file__],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                text=True,
-            )
-        ]
-        atexit.register(_SERVER[0].communicate)  # its input closed: it ends
-    return _SERVER[0]
+def _server(interpreter: int) -> subprocess.Popen[str]:
+    server = _SERVERS.get(interpreter)
+    if server is None or server.poll() is not None:
+        seed = str(random.SystemRandom().randrange(1, 2**32))
+        server = subprocess.Popen(
+            [sys.executable, __file__],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        )
+        _SERVERS[interpreter] = server
+        atexit.register(server.communicate)  # its input closed: it ends
+    return server
 
 
-def run_sphinx(arguments: list[str], cwd: Path | str | None = None) -> Result:
-    """``python -m sphinx ARGUMENTS`` in a new process (forked, its imports done)."""
+def run_sphinx(
+    arguments: list[str],
+    cwd: Path | str | None = None,
+    *,
+    interpreter: int = 0,
+    new_interpreter: bool = False,
+) -> Result:
+    """``python -m sphinx ARGUMENTS`` in a new process, forked (its imports done) from
+    server number ``interpreter``; with ``new_interpreter``, a new Python."""
+    if new_interpreter:
+        done = subprocess.run(
+            [sys.executable, "-m", "sphinx", *map(str, arguments)],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        return Result(done.returncode, done.stdout, done.stderr)
     with tempfile.TemporaryDirectory(prefix="sphinx-process-") as folder:
         out = os.path.join(folder, "output")
         request = {
@@ -76,7 +99,7 @@ def run_sphinx(arguments: list[str], cwd: Path | str | None = None) -> Result:
             "environment": dict(os.environ),
             "out": out,
         }
-        server = _server()
+        server = _server(interpreter)
         assert server.stdin is not None and server.stdout is not None
         server.stdin.write(json.dumps(request) + "\n")
         server.stdin.flush()

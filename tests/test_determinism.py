@@ -13,8 +13,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import REPO, ROOTS, sphinx_build
+from conftest import REPO, ROOTS
 from sphinx.cmd.build import build_main
+from sphinx_process import run_sphinx
 
 #: Output that is not the site: the pickled environment and doctrees, and Sphinx's
 #: record of the settings (kept as .buildinfo.bak when an edit changes them).
@@ -40,8 +41,12 @@ def _differences(first: Path, second: Path) -> list[str]:
 
 
 def _sphinx_build(src: Path, out: Path, *extra: str) -> None:
-    """A separate process per build, as authors and CI run it (no state shared)."""
-    sphinx_build("-q", "-E", *extra, "-b", "html", str(src), str(out))
+    """A new Python per build, as authors and CI run it: no state shared, and each
+    its own hash seed, so that output that follows a set's order differs."""
+    result = run_sphinx(
+        ["-q", "-E", *extra, "-b", "html", str(src), str(out)], new_interpreter=True
+    )
+    assert result.returncode == 0, result.stderr
 
 
 @pytest.fixture(scope="module")

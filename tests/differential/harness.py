@@ -82,15 +82,17 @@ class Build:
         return f"$ {' '.join(self.command)}\nexit status {self.returncode}\n{tail}"
 
 
-def sphinx_build(src: Path, out: Path, doctrees: Path, builder: str, jobs: int = 1) -> Build:
+def sphinx_build(
+    src: Path, out: Path, doctrees: Path, builder: str, jobs: int = 1, interpreter: int = 0
+) -> Build:
     command = [sys.executable, "-m", "sphinx", "-q", "-T", "-b", builder]
     if jobs > 1:
         command += ["-j", str(jobs)]
     command += [str(src), str(out), "-d", str(doctrees)]
     start = time.monotonic()
-    # In a process of its own, forked with the imports done (tests/sphinx_process.py),
-    # beside the sources.
-    result = run_sphinx(command[3:], cwd=Path(src).parent)
+    # In a process of its own, forked with the imports done (tests/sphinx_process.py)
+    # by the server of that number (each has its own hash seed), beside the sources.
+    result = run_sphinx(command[3:], cwd=Path(src).parent, interpreter=interpreter)
     stderr = _ANSI.sub("", result.stderr + result.stdout)
     return Build(command, result.returncode, stderr, time.monotonic() - start)
 
@@ -370,13 +372,18 @@ class Session:
         changed = write_sources(books.render(self.book), self.src)
         result = Round(index, edits, changed)
         self.rounds.append(result)
-        result.incremental = sphinx_build(self.src, self.out, self.doctrees, self.builder)
+        # Three hash seeds: each incremental build reads the environment the previous
+        # one pickled under another seed, and is compared with a fresh build under a
+        # third, so that output following a set's order cannot hide.
+        result.incremental = sphinx_build(
+            self.src, self.out, self.doctrees, self.builder, interpreter=index % 2
+        )
         fresh_root = self.root / f"fresh-{index}"
         shutil.rmtree(fresh_root, ignore_errors=True)
         fresh_src = fresh_root / "src"
         shutil.copytree(self.src, fresh_src)
         result.fresh = sphinx_build(
-            fresh_src, fresh_root / "out", fresh_root / "doctrees", self.builder
+            fresh_src, fresh_root / "out", fresh_root / "doctrees", self.builder, interpreter=2
         )
         if result.incremental.crashed or result.fresh.crashed:
             failed = [b for b in (result.incremental, result.fresh) if b.crashed]
@@ -488,7 +495,9 @@ def compare_jobs(
     for count in (1, jobs):
         folder = Path(root) / f"j{count}"
         write_sources(files, folder / "src")
-        build = sphinx_build(folder / "src", folder / "out", folder / "doctrees", builder, count)
+        build = sphinx_build(  # each with its own hash seed
+            folder / "src", folder / "out", folder / "doctrees", builder, count, int(count > 1)
+        )
         if build.crashed:
             return f"-j {count} build failed (seed {seed}):\n{build.describe()}", done
         outs[count] = folder
