@@ -46,6 +46,8 @@ The photo.
 
 ![Kept as written](images/photo.png){.pb-original}
 
+![A chart in two formats](images/chart.*)
+
 ```{toctree}
 rest
 ```
@@ -87,6 +89,12 @@ def make_book(root: Path) -> Path:
     for x in range(0, 800, 40):
         pen.line([(x, 0), (800 - x, 400)], fill=1, width=2)
     drawing.save(images / "drawing.png", optimize=True)
+    # ``chart.*``: HTML takes the SVG, so the PNG beside it (for LaTeX) gets no copies.
+    _photo(images / "chart.png", 800, 450)
+    (images / "chart.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="450">'
+        '<rect width="800" height="450" fill="teal"/></svg>'
+    )
     (root / "conf.py").write_text(
         'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\nproject = "Images"\n'
         'myst_enable_extensions = ["attrs_inline"]\n'
@@ -191,6 +199,12 @@ def test_what_would_not_get_smaller_is_served_as_it_is(site: Path) -> None:
     with Image.open(site / url) as webp:
         assert webp.n_frames == 5 and width == 320
     assert _pictures(site, kind="avif")["An animation"][1] is None  # animated WebP only
+
+
+def test_an_image_html_shows_as_svg_gets_no_copies(site: Path) -> None:
+    img, _ = _pictures(site)["A chart in two formats"]
+    assert img["src"].endswith("chart.svg") and img.find_parent("picture") is None
+    assert not list((site / "_images" / "variants").glob("chart-*"))
 
 
 def test_rest_images_get_them_too(site: Path) -> None:

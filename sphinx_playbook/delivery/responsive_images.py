@@ -182,16 +182,21 @@ def _chosen(variants: list[Variant], width: int) -> Variant | None:
 
 
 def note_shown_images(app: Sphinx, doctree: nodes.document) -> None:
-    """``doctree-read``: the raster images the page shows (candidates as Sphinx
-    resolved them); an image the author sized, or a thumbnail, gets no variants."""
+    """``doctree-read``: the raster images the page shows; an image the author sized,
+    or a thumbnail, gets no variants. Of an image written ``name.*``, only the file
+    the builder will take (the first of its supported types Sphinx found: the SVG
+    before the PNG, for HTML) is shown."""
     shown: set[str] = set()
+    supported = getattr(app.builder, "supported_image_types", [])
     for image in doctree.findall(nodes.image):
         if any(key in image for key in ("width", "height", "scale")):
             continue
         candidates: dict[str, str] = image.get("candidates", {})
-        for path in candidates.values():
-            if Path(path).suffix.lower() in RASTER_SUFFIXES:
-                shown.add(path)
+        chosen = candidates.get("*") or next(
+            (candidates[kind] for kind in supported if kind in candidates), None
+        )
+        if chosen and Path(chosen).suffix.lower() in RASTER_SUFFIXES:
+            shown.add(chosen)
     SHOWN.of(app.env)[app.env.docname] = frozenset(shown)
 
 
