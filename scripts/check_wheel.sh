@@ -13,6 +13,8 @@
 # Runs with $PYTHON (default: .venv/bin/python when it exists, else python3), which
 # needs `build` and `twine` (the dev extra). The network is used only for the package
 # index: flit_core for the build, the dependencies of the wheel for the environment.
+# With $UV set to a uv executable (scripts/dev.sh does), uv fills the build's and the
+# fresh environment's packages, with the same files, in a tenth of pip's CPU time.
 # Idempotent: nothing is left behind but DIST's two files.
 set -euo pipefail
 if [ -n "${1:-}" ]; then mkdir -p "$1" && keep="$(cd "$1" && pwd)"; else keep=""; fi
@@ -34,7 +36,9 @@ step() { printf '==> %s\n' "$*"; }
 fail() { printf 'check_wheel: %s\n' "$*" >&2; exit 1; }
 
 step "python -m build (sdist, then the wheel from it) into $dist"
-"$PYTHON" -m build --outdir "$dist" "$SOURCE" >"$work/build.log" 2>&1 \
+installer=(); [ -z "${UV:-}" ] || installer=(--installer uv)  # build finds uv on the PATH
+PATH="${UV:+$(dirname "$UV"):}$PATH" "$PYTHON" -m build "${installer[@]}" --outdir "$dist" \
+  "$SOURCE" >"$work/build.log" 2>&1 \
   || { cat "$work/build.log" >&2; fail "the build failed"; }
 wheels=("$dist"/sphinx_playbook-*.whl)
 sdists=("$dist"/sphinx_playbook-*.tar.gz)
@@ -47,8 +51,13 @@ step "twine check --strict"
 "$PYTHON" -m twine check --strict "$wheel" "${sdists[0]}"
 
 step "a fresh virtual environment with the wheel ($(basename "$wheel"))"
-"$PYTHON" -m venv "$work/venv"
-"$work/venv/bin/python" -m pip install --quiet "$wheel"
+if [ -n "${UV:-}" ]; then
+  "$PYTHON" -m venv --without-pip "$work/venv"
+  "$UV" pip install --quiet --python "$work/venv/bin/python" "$wheel"
+else
+  "$PYTHON" -m venv "$work/venv"
+  "$work/venv/bin/python" -m pip install --quiet "$wheel"
+fi
 
 # From here on: outside the source tree, with nothing but the venv on the PATH's front,
 # so the package can only be imported from the installed wheel.
