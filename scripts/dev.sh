@@ -87,13 +87,14 @@ finish() {  # finish PID LOG WHAT: wait for a step run in the background; its lo
   fi
 }
 
-need_chromium() {  # the browser tests drive Debian's Chromium through Playwright
-  if command -v chromium >/dev/null 2>&1; then return; fi
+need_chromium() {  # the browser tests drive Debian's Chromium headless shell through Playwright
+  if [ -x /usr/bin/chromium-headless-shell ]; then return; fi
   local sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  echo "Installing Chromium (needed by the browser tests)..."
+  echo "Installing Chromium's headless shell (needed by the browser tests)..."
   $sudo apt-get update -q >/dev/null
-  $sudo apt-get install -y -q --no-install-recommends chromium fonts-liberation >/dev/null
+  $sudo apt-get install -y -q --no-install-recommends chromium-headless-shell fonts-liberation \
+    >/dev/null
 }
 
 need_latex() {  # the PDF tests compile LaTeX with latexmk, as Read the Docs does
