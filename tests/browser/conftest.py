@@ -5,7 +5,8 @@ Each test root is built once per session and served by a plain HTTP server on
 site to work there, so a hard-coded ``/_static/...`` shows up as a 404.
 Pages are driven by Debian's Chromium headless shell through Playwright;
 Playwright's own browser download is not available, and a missing browser fails
-the run rather than skipping it, so a green run always means the pages were really looked at.
+the run rather than skipping it, so a green run always means the pages were
+really looked at.
 """
 
 from __future__ import annotations
