@@ -49,6 +49,8 @@ class PlaybookWarning(Enum):
     """A Markdown file that includes itself, directly or through others."""
     LATEX = "latex"
     """What the LaTeX builder cannot put on paper: an image format, a character."""
+    THEME = "theme"
+    """An ``html_theme_options`` value our layout cannot honour, and what to use instead."""
 
     @property
     def qualified(self) -> str:
