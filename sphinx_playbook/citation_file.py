@@ -39,6 +39,7 @@ from .metadata import (
     read_yaml_mapping,
 )
 from .scholarly import page_title, read_name
+from .source_types import is_markdown_source
 
 FILE_NAME = "CITATION.cff"
 CFF_VERSION = "1.2.0"
@@ -280,7 +281,7 @@ def _article_values(
         page = source.relative_to(project_root).as_posix()
     except ValueError:
         page = str(source)
-    markdown = app.config.source_suffix.get(source.suffix) == "markdown"
+    markdown = is_markdown_source(app, source)
 
     def where(key: str, own_value: Any, setting: str | None) -> str:
         """The page's own field, else the conf.py setting it inherits."""

@@ -23,7 +23,7 @@ from .math.extension import setup_math
 from .metadata import setup_metadata
 from .previews import setup_previews
 from .theme import setup_theme
-from .transforms import LiftArticleTitle, lifted_title, skip_lifted_title
+from .transforms import setup_title_overlay
 
 logger = logging.getLogger(__name__)
 
@@ -34,7 +34,15 @@ _SET_UP: WeakSet[Sphinx] = WeakSet()
 #: Extensions an article needs: MyST for .md sources, sphinx-design components.
 #: pydata-sphinx-theme is not among them: Sphinx loads it as our theme's parent
 #: only when our theme is used, so other themes never meet its page hooks.
+#: Setting them up here makes the order of ``extensions`` irrelevant: Sphinx sets
+#: an extension up once, whoever asks first.
 REQUIRED_EXTENSIONS = ("myst_parser", "sphinx_design")
+
+#: Extensions that read .md sources with MyST themselves (myst-nb registers ".md"
+#: for its own parser and sets MyST up without loading myst_parser as an
+#: extension): when one of them came first, setting up myst_parser would register
+#: ".md" a second time, which Sphinx refuses. Listed after us, they take ".md" over.
+MARKDOWN_READERS = ("myst_nb",)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -57,8 +65,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     _SET_UP.add(app)
     config_inited = getattr(app, "builder", None) is not None
     for extension in REQUIRED_EXTENSIONS:
-        if config_inited and extension == "myst_parser" and ".md" in app.registry.source_suffix:
-            continue  # another extension already reads Markdown
+        if extension == "myst_parser" and markdown_is_read(app, config_inited=config_inited):
+            continue
         app.setup_extension(extension)
     if config_inited:
         # Sphinx found the source files before the builder loaded its theme, so
@@ -81,6 +89,12 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_latex(app)
     setup_delivery(app)
     setup_previews(app)
-    app.add_node(lifted_title, html=(skip_lifted_title, None))
-    app.add_post_transform(LiftArticleTitle)
+    setup_title_overlay(app)
     return metadata
+
+
+def markdown_is_read(app: Sphinx, *, config_inited: bool) -> bool:
+    """Whether another extension already reads .md sources with MyST."""
+    if any(reader in app.extensions for reader in MARKDOWN_READERS):
+        return True
+    return config_inited and ".md" in app.registry.source_suffix

@@ -37,56 +37,9 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from .build.state import PageStore, SiteValue, build_facts, builder_of
 from .config import read_config
 from .diagnostics import PlaybookWarning, warn
+from .front_matter_keys import is_known_key, unknown_key_advice
+from .source_types import is_markdown_source
 from .urls import is_safe_url
-
-#: Keys this extension reads.
-PLAYBOOK_KEYS = frozenset(
-    {
-        "title",
-        "description",
-        "published",
-        "updated",
-        "doi",
-        "authors",
-        "author",
-        "affiliations",
-        "thumbnail",
-        "pdf",
-        # Read by the citation and appendix features.
-        "bibliography",
-        "license",
-    }
-)
-#: Keys that Sphinx, docutils, MyST, pydata-sphinx-theme or Jupyter tools read:
-#: known, so no "unknown key" warning, but not ours to validate.
-OTHER_KNOWN_KEYS = frozenset(
-    {
-        "myst",
-        "mystnb",
-        "substitutions",
-        "html_meta",
-        "orphan",
-        "nocomments",
-        "nosearch",
-        "tocdepth",
-        "jupytext",
-        "kernelspec",
-        "file_format",
-        "organization",
-        "address",
-        "contact",
-        "version",
-        "revision",
-        "status",
-        "date",
-        "copyright",
-        "dedication",
-        "abstract",
-        "keywords",
-        "og:title",
-        "og:description",
-    }
-)
 
 _DATE_FORMATS = ("%Y-%m-%d", "%b %d, %Y", "%B %d, %Y", "%d %B %Y", "%d %b %Y", "%Y/%m/%d")
 _ORCID = re.compile(r"^(?:https?://orcid\.org/)?(\d{4}-\d{4}-\d{4}-\d{3}[\dX])/?$")
@@ -393,14 +346,6 @@ class _Reader:
         return tuple(v.strip() for v in value if v.strip())
 
     def read(self, fields: Mapping[str, RawField]) -> ArticleMetadata:
-        for key, raw in fields.items():
-            if key not in PLAYBOOK_KEYS and key not in OTHER_KNOWN_KEYS and "." not in key:
-                warn(
-                    f"unknown {self.where} key {key!r}; known keys are "
-                    f"{', '.join(sorted(PLAYBOOK_KEYS - {'author'}))}",
-                    PlaybookWarning.METADATA_KEY,
-                    (self.docname, raw.line) if self.docname else None,
-                )
         get = fields.get
         authors_raw = get("authors") or get("author")
         affiliations_raw = get("affiliations")
@@ -556,8 +501,7 @@ def front_matter_fields(source: str) -> tuple[dict[str, RawField], FrontMatterEr
 
 
 def _is_markdown(app: Sphinx, docname: str) -> bool:
-    suffix = app.env.doc2path(docname).suffix
-    return app.config.source_suffix.get(suffix) == "markdown"
+    return is_markdown_source(app, app.env.doc2path(docname))
 
 
 def _on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
@@ -683,6 +627,13 @@ def _on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     env = app.env
     fields = env.temp_data.pop("playbook_fields", None) or {}
     where = "front matter" if _is_markdown(app, env.docname) else "docinfo"
+    for key, raw in fields.items():
+        if not is_known_key(key, app.extensions, app.config):
+            warn(
+                f"unknown {where} key {key!r}: {unknown_key_advice(key)}",
+                PlaybookWarning.METADATA_KEY,
+                (env.docname, raw.line),
+            )
     meta = read_metadata(fields, env.docname, where)
     METADATA.of(env)[env.docname] = _note_thumbnail(env, meta, fields.get("thumbnail"), where)
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from sphinx.application import Sphinx
 
 from ..diagnostics import PlaybookWarning, warn
+from ..source_types import is_markdown_source
 
 #: ``env.temp_data`` key: for each file included in the page being read, its includer's stem.
 _INCLUDERS = "playbook_includers"
@@ -33,7 +34,7 @@ def _on_include_read(
 ) -> None:
     env = app.env
     page = Path(env.docname).name
-    if app.config.source_suffix.get(env.doc2path(env.docname).suffix) != "markdown":
+    if not is_markdown_source(app, env.doc2path(env.docname)):
         return  # docutils stops circular reST includes itself
     if _INCLUDERS not in env.temp_data:
         env.temp_data[_INCLUDERS] = {}

@@ -625,7 +625,19 @@ CASES: tuple[Case, ...] = (
         (
             Expected(
                 2,
-                "unknown front matter key 'subtitle'; known keys are affiliations, authors, bibliography, description, doi, license, pdf, published, thumbnail, title, updated",
+                "unknown front matter key 'subtitle': check its spelling; the keys sphinx_playbook reads are affiliations, authors, bibliography, description, doi, license, pdf, published, thumbnail, title, updated",
+                KEY,
+            ),
+        ),
+    ),
+    Case(
+        "front_matter_key_of_an_unloaded_extension",
+        "a key another extension reads, without that extension",
+        md("Front matter", "Text.", front="ogp_disable: true"),
+        (
+            Expected(
+                2,
+                "unknown front matter key 'ogp_disable': it is read by sphinxext.opengraph, which is not in conf.py's extensions; add it there, or remove the key",
                 KEY,
             ),
         ),
