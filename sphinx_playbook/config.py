@@ -256,6 +256,18 @@ class PlaybookConfig:
             "example": "off",
         },
     )
+    dark_backdrop: bool = field(
+        default=True,
+        metadata={
+            "validate": lambda v: isinstance(v, bool),
+            "expects": "True or False",
+            "doc": "In dark mode, PNG, GIF and WebP images that are see-through somewhere "
+            "(black axes on a transparent background) stand on a light backdrop, read from "
+            "the file when the site is built; an image with a `:dark:` variant or the class "
+            "`no-backdrop` never does. `False`: none does.",
+            "example": False,
+        },
+    )
     precompress: bool = field(
         default=False,
         metadata={

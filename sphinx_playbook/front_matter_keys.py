@@ -8,7 +8,8 @@ not loaded, the warning names that extension.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Container
+from collections.abc import Collection
+from typing import Protocol
 
 #: Keys this extension reads.
 PLAYBOOK_KEYS = frozenset(
@@ -81,6 +82,12 @@ EXTENSION_KEYS: dict[str, frozenset[str]] = {
 }
 
 
+class Names(Protocol):
+    """What ``key in names`` asks of: a set, or Sphinx's ``Config``."""
+
+    def __contains__(self, name: str, /) -> bool: ...
+
+
 def _matches(key: str, pattern: str) -> bool:
     return key.startswith(pattern[:-1]) if pattern.endswith("*") else key == pattern
 
@@ -93,7 +100,7 @@ def key_owner(key: str, extensions: Collection[str]) -> str | None:
     return None
 
 
-def is_known_key(key: str, extensions: Collection[str], config_names: Container[str]) -> bool:
+def is_known_key(key: str, extensions: Collection[str], config_names: Names) -> bool:
     """Whether someone in this build reads ``key``.
 
     Dotted keys (``html_theme.sidebar_secondary.remove``) are themes' namespaced

@@ -12,14 +12,20 @@ with it the theme's script shows it full-size in a dialog. And an image can
 carry a dark variant (``:dark:`` on ``wide-image`` and ``figure-legend``): a
 second image node, read like any other so Sphinx copies its file, which HTML
 pages show with the ``only-light``/``only-dark`` classes (CSS follows the
-system and the mode switch, no script) and other builders drop.
+system and the mode switch, no script) and other builders drop. A raster image
+that has no dark variant and is see-through somewhere (a chart's black axes on
+a transparent background) gets the class ``pb-transparent``, read from the file
+with Pillow: in dark mode it stands on a light backdrop instead of the page
+(``:class: no-backdrop`` or ``playbook_dark_backdrop = False`` keep it bare).
 """
 
 from __future__ import annotations
 
+import functools
 import html
 import posixpath
 import urllib.parse
+from pathlib import Path
 from typing import Any
 
 from docutils import nodes
@@ -27,7 +33,8 @@ from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.images import get_image_size
 
-from .build.state import build_facts
+from .build.state import build_facts, builder_of
+from .config import read_config
 from .delivery.responsive_images import picture_sources
 
 #: Image options that mean the author sized or placed the image themselves.
@@ -153,7 +160,89 @@ class SizeImages(SphinxPostTransform):
             to_sized_image(image)
 
 
+#: The class of an image whose file is see-through somewhere (a light backdrop in dark mode).
+TRANSPARENT = "pb-transparent"
+#: The class an author gives an image to keep it without that backdrop.
+NO_BACKDROP = "no-backdrop"
+#: The raster formats that can be see-through, by MIME type (for ``image.*`` candidates).
+_ALPHA_TYPES = {"image/png": ".png", "image/gif": ".gif", "image/webp": ".webp"}
+
+
+def has_transparency(path: Path) -> bool:
+    """Whether the PNG, GIF or WebP at ``path`` has a pixel that is not fully opaque
+    (an alpha channel that is opaque everywhere does not count)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return False
+    return _has_transparency(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=512)
+def _has_transparency(path: str, mtime_ns: int, size: int) -> bool:
+    """:func:`has_transparency`, once per file version (mtime and size key the cache)."""
+    from PIL import Image
+
+    try:
+        with Image.open(path) as image:
+            if not image.has_transparency_data:
+                return False
+            if image.mode not in ("RGBA", "LA", "La", "RGBa"):
+                image = image.convert("RGBA")  # a palette or a colour key
+            lowest, _highest = image.getchannel("A").getextrema()
+            return bool(lowest < 255)
+    except Exception:  # not an image Pillow reads: Sphinx reports it, if at all
+        return False
+
+
+class TransparentBackdrops(SphinxPostTransform):
+    """Under this theme, mark see-through raster images ``pb-transparent``.
+
+    Images with a dark variant (either of the pair), in a wide-image band (a light
+    strip already), or with the class ``no-backdrop`` are left alone.
+    """
+
+    default_priority = 205  # after DarkVariants (195) and the band (200)
+    formats = ("html",)
+
+    def is_supported(self) -> bool:
+        return super().is_supported() and build_facts(self.env).playbook_theme
+
+    def run(self, **kwargs: Any) -> None:
+        if not read_config(self.config).dark_backdrop:
+            return
+        skip = {NO_BACKDROP, TRANSPARENT, DARK_VARIANT, "only-light", "only-dark"}
+        for image in self.document.findall(nodes.image):
+            if skip.intersection(image["classes"]) or _in_band(image):
+                continue
+            path = self._file(image)
+            if path is not None and has_transparency(path):
+                image["classes"].append(TRANSPARENT)
+
+    def _file(self, image: nodes.image) -> Path | None:
+        """The local PNG, GIF or WebP file the page shows, if it is one."""
+        uri: str = image["uri"]
+        if "://" in uri or uri.startswith("data:"):
+            return None
+        candidates: dict[str, str] = image.get("candidates", {})
+        if uri.endswith(".*") and candidates:
+            builder = builder_of(self.env)
+            supported = getattr(builder, "supported_image_types", list(_ALPHA_TYPES))
+            chosen = next((t for t in supported if t in candidates), None)
+            if chosen not in _ALPHA_TYPES:
+                return None
+            uri = candidates[chosen]
+        if not uri.lower().endswith(tuple(_ALPHA_TYPES.values())):
+            return None
+        return Path(self.env.srcdir, uri)
+
+
+def _in_band(image: nodes.image) -> bool:
+    return any("pb-wide-image" in a["classes"] for a in _ancestors(image))
+
+
 def setup_images(app: Sphinx) -> None:
     app.add_node(sized_image, html=(visit_sized_image, None))
     app.add_post_transform(DarkVariants)
+    app.add_post_transform(TransparentBackdrops)
     app.add_post_transform(SizeImages)
