@@ -25,6 +25,7 @@ from sphinx.util.osutil import relative_uri
 
 from .build.state import builder_of
 from .metadata import DEFAULT_METADATA, ArticleMetadata, Author, is_local, page_metadata
+from .other_extensions import left_to_another
 from .urls import page_url
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
@@ -258,12 +259,13 @@ def head_tags(app: Sphinx, docname: str, reference_tags: list[str]) -> str:
         if meta.pdf:
             tags.append(("name", "citation_pdf_url", urljoin(url, meta.pdf) if url else meta.pdf))
         tags.extend(("name", "citation_reference", ref) for ref in reference_tags)
-    if title:
+    if title and meta.description:
+        tags.append(("name", "description", meta.description))
+    if title and not left_to_another(env, "sphinxext.opengraph"):
         tags.append(("property", "og:type", "article"))
         tags.append(("property", "og:title", title))
         if meta.description:
             tags.append(("property", "og:description", meta.description))
-            tags.append(("name", "description", meta.description))
         if url:
             tags.append(("property", "og:url", url))
         image = thumbnail_url(app.builder, docname, meta.thumbnail)

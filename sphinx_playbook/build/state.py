@@ -103,6 +103,8 @@ class BuildFacts:
     playbook_theme: bool
     #: Pages get the article layout (title block, byline): html and dirhtml.
     article_layout: bool
+    #: The extensions loaded (their names as in ``extensions``).
+    extensions: frozenset[str] = frozenset()
 
     @property
     def html(self) -> bool:
@@ -132,7 +134,9 @@ def _note_builder(app: Sphinx) -> None:
 
     theme = uses_playbook_theme(app)
     article = theme and app.builder.name in ARTICLE_BUILDERS
-    facts = BuildFacts(app.builder.name, app.builder.format, theme, article)
+    facts = BuildFacts(
+        app.builder.name, app.builder.format, theme, article, frozenset(app.extensions)
+    )
     _FACTS[app.env] = (app.builder, facts)
 
 

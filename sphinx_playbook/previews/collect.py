@@ -21,6 +21,7 @@ from ..build.dependencies import PREVIEWED
 from ..build.state import PageStore
 from ..config import read_config
 from ..metadata import page_metadata
+from ..other_extensions import left_to_another
 
 #: How many body rows of a table its card shows.
 TABLE_ROWS = 3
@@ -213,7 +214,7 @@ def _digest(app: Sphinx, previews: dict[str, Preview]) -> bytes:
 
 
 def collect_previews(app: Sphinx, doctree: nodes.document) -> None:
-    if not read_config(app.config).ref_previews:
+    if not read_config(app.config).ref_previews or left_to_another(app.env, "sphinx_tippy"):
         return
     previews = page_previews(app, doctree)
     PREVIEWS.of(app.env)[app.env.docname] = previews

@@ -24,6 +24,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from ..build.state import build_facts, builder_of
 from ..config import read_config
+from ..other_extensions import left_to_another
 from .collect import PREVIEWS, Preview
 
 
@@ -98,6 +99,7 @@ class AddPreviews(SphinxPostTransform):
             super().is_supported()
             and build_facts(self.env).article_layout
             and read_config(self.config).ref_previews
+            and not left_to_another(self.env, "sphinx_tippy")
         )
 
     def run(self, **kwargs: Any) -> None:

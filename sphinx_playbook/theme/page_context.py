@@ -22,6 +22,7 @@ from sphinx.environment import BuildEnvironment
 from ..build.state import SiteValue, build_facts
 from ..citations.collect import cited_page
 from ..metadata import DEFAULT_METADATA, ArticleMetadata, page_metadata
+from ..other_extensions import left_to_another
 from ..scholarly import head_tags
 from .icons import icon_svg
 from .page_toc import page_toc_html
@@ -154,6 +155,7 @@ def add_article_to_context(
     if not uses_playbook_theme(app):
         return
     context["playbook_icon"] = icon_svg
+    context["playbook_copy_buttons"] = not left_to_another(app.env, "sphinx_copybutton")
     root_title = untitled_site_title(app)
     if root_title is not None:
         context["docstitle"] = root_title

@@ -229,9 +229,9 @@
     });
   }
 
-  /* A copy button on every code block (unless sphinx-copybutton already adds one). */
+  /* A copy button on every code block, unless sphinx-copybutton draws them. */
   function setUpCopyButtons() {
-    if (!navigator.clipboard) return;
+    if (!navigator.clipboard || document.body.dataset.pbCopy === "off") return;
     for (const block of document.querySelectorAll(".pb-body div.highlight")) {
       if (block.querySelector(".copybtn, .pb-copy")) continue;
       const button = document.createElement("button");
