@@ -237,12 +237,7 @@ class BuildAppendix(SphinxPostTransform):
             if not isinstance(target, nodes.footnote):
                 continue
             card = fn_card("", ids=[f"{target['ids'][0]}-card"])
-            for paragraph in target.findall(nodes.paragraph):
-                if card.children:
-                    card += nodes.Text(" ")
-                # Node.deepcopy(), not copy.deepcopy(): the latter follows each
-                # child's .parent and copies the whole document for every card.
-                card += nodes.inline("", "", *(child.deepcopy() for child in paragraph.children))
+            card.extend(_card_blocks(target.children))
             group = fn_group("", card_id=card["ids"][0])
             reference.replace_self(group)
             group += reference
@@ -308,6 +303,36 @@ class BuildAppendix(SphinxPostTransform):
         paragraph += nodes.reference("", name, refuri=url) if url else nodes.Text(name)
         paragraph += nodes.Text(_(", unless noted otherwise in their caption."))
         return _titled(_("Reuse"), paragraph, name="reuse")
+
+
+def _card_blocks(children: list[nodes.Node]) -> list[nodes.Node]:
+    """A footnote's blocks as phrasing content for its card, which sits inside the
+    paragraph that cites it (a <p> cannot hold <p>, <ul> or <pre>): each paragraph,
+    list, item and code block a <span> or <code> that CSS shows as a block."""
+    result: list[nodes.Node] = []
+    for child in children:
+        if isinstance(child, nodes.label | nodes.system_message | nodes.target):
+            continue
+        if result:
+            result.append(nodes.Text(" "))  # the description read aloud keeps its words apart
+        if isinstance(child, nodes.literal_block):
+            text = child.astext()
+            result.append(nodes.literal(text, text, classes=["pb-card__code"]))
+        elif isinstance(child, nodes.bullet_list | nodes.enumerated_list):
+            kind = "ordered" if isinstance(child, nodes.enumerated_list) else "bullets"
+            items = [
+                nodes.inline("", "", *_card_blocks(item.children), classes=["pb-card__item"])
+                for item in child.children
+            ]
+            result.append(nodes.inline("", "", *items, classes=["pb-card__list", f"pb-card__{kind}"]))
+        elif isinstance(child, nodes.TextElement):
+            # Node.deepcopy(), not copy.deepcopy(): the latter follows each
+            # child's .parent and copies the whole document for every card.
+            copies = [grandchild.deepcopy() for grandchild in child.children]
+            result.append(nodes.inline("", "", *copies, classes=["pb-card__p"]))
+        elif isinstance(child, nodes.Element):  # a quote, an admonition...: what it holds
+            result.append(nodes.inline("", "", *_card_blocks(child.children), classes=["pb-card__block"]))
+    return result
 
 
 def _sections_from_rubrics(children: list[nodes.Node]) -> list[nodes.Node]:
