@@ -56,9 +56,12 @@ def test_sphinx_design_assets_only_on_pages_that_use_it(app):
 def test_article_structure(app):
     app.build()
     page = read_html(app)
-    main = page.find("main", id="main-content")
-    article = main.find("article", class_="pb-article")
+    article = page.find("article", class_="pb-article")
     title_block = article.find("header", class_="pb-title-block")
+    # The main landmark, where search excerpts come from, is the body alone.
+    main = page.select_one('[role="main"]')
+    assert main.name == "main" and main["id"] == "main-content" and "pb-body" in main["class"]
+    assert not main.select(".pb-title-block, .pb-byline, .pb-toc")
     assert title_block.find("h1").get_text() == "The Ultra-Scale Playbook"
     # The title block comes before the byline, which comes before the body.
     order = [
