@@ -382,10 +382,9 @@ def _relations(env: BuildEnvironment) -> dict[str, list[str | None]]:
 
 
 def _uses_breadcrumbs(app: Sphinx) -> bool:
-    """Whether pages show their ancestors' titles (Sphinx's basic themes do, ours not)."""
-    from ..theme import uses_playbook_theme
-
-    return not uses_playbook_theme(app)
+    """Whether pages show their ancestors' titles: Sphinx's basic themes do, and ours
+    does above the title block of pages deeper than one level (``breadcrumbs``)."""
+    return True
 
 
 def signatures(

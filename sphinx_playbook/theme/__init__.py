@@ -5,6 +5,7 @@ Templates live in ``theme/sphinx_playbook/``; each concern has its module:
 byline, ``<head>`` tags), ``navigation`` (the chapters menu, previous and next
 pages), ``pygments_stylesheet`` (highlighting for both colour modes), ``myst_lexer``
 (the ``myst`` language of code blocks),
+``options`` (pydata-sphinx-theme's options: honoured, or warned about),
 ``assets`` (the theme's scripts, per-page pruning) and ``parent_static``
 (none of pydata-sphinx-theme's static files in the output).
 """
@@ -23,6 +24,7 @@ from .navigation import (
     note_root_toctrees,
     update_navigation,
 )
+from .options import setup_options
 from .page_context import add_article_to_context, byline_context, format_dates, reference_tags
 from .parent_static import note_linked_files, remove_parent_theme_files
 from .pygments_stylesheet import (
@@ -66,6 +68,7 @@ def setup_theme(app: Sphinx, *, config_inited: bool) -> None:
         put_components_first(app, app.config)
     else:
         app.connect("config-inited", put_components_first)
+    setup_options(app)
     app.connect("builder-inited", link_stylesheet)
     app.connect("builder-inited", link_script)
     app.connect("doctree-read", note_root_toctrees)

@@ -212,9 +212,9 @@
     dialog.addEventListener("close", () => opener?.focus());
   }
 
-  /* Chapters menu: close on Escape or on a click elsewhere. */
+  /* Chapters and versions menus: close on Escape or on a click elsewhere. */
   function setUpMenus() {
-    const menus = document.querySelectorAll(".pb-chapters");
+    const menus = document.querySelectorAll(".pb-chapters, .pb-version-switcher");
     document.addEventListener("click", (event) => {
       for (const menu of menus) if (!menu.contains(event.target)) menu.open = false;
     });
@@ -340,6 +340,59 @@
     }
   }
 
+  /* pydata-sphinx-theme's options (theme/options.py): the version switcher's list
+     when its JSON was not read at build time, fetched from this origin only; the
+     version warning; the arrow keys with navigation_with_keys. */
+  async function loadVersions() {
+    const menu = document.querySelector(".pb-version-switcher[data-pb-json-url]");
+    if (!menu) return;
+    const url = new URL(menu.dataset.pbJsonUrl, location.href);
+    if (url.origin !== location.origin) return; // never a request to another origin
+    let versions;
+    try {
+      const response = await fetch(url);
+      versions = response.ok ? await response.json() : [];
+    } catch {
+      return;
+    }
+    const match = menu.dataset.pbVersionMatch;
+    const safe = (href) => /^(https?:|[^:]*$)/i.test(href);
+    const entries = (Array.isArray(versions) ? versions : []).filter((v) => v && v.version && v.url && safe(String(v.url)));
+    for (const each of document.querySelectorAll(".pb-version-switcher[data-pb-json-url]")) {
+      each.querySelector("ul").replaceChildren(...entries.map((v) => {
+        const item = document.createElement("li");
+        const link = item.appendChild(document.createElement("a"));
+        link.href = v.url;
+        link.textContent = v.name || v.version;
+        if (String(v.version) === match) link.setAttribute("aria-current", "true");
+        return item;
+      }));
+      const current = entries.find((v) => String(v.version) === match);
+      if (current?.name) each.querySelector("summary").lastChild.textContent = current.name;
+    }
+    const preferred = entries.find((v) => v.preferred === true);
+    const banner = document.querySelector("[data-pb-version-warning]");
+    if (banner && preferred && String(preferred.version) !== match) {
+      const content = banner.appendChild(document.createElement("div"));
+      content.className = "pb-announcement__content";
+      content.textContent = `This is the documentation of version ${match}. `;
+      const link = content.appendChild(document.createElement("a"));
+      link.href = preferred.url;
+      link.textContent = `Switch to ${preferred.name || preferred.version}`;
+      banner.hidden = false;
+    }
+  }
+  function setUpNavigationKeys() {
+    if (!document.querySelector("[data-pb-navigation-keys]")) return;
+    document.addEventListener("keydown", (event) => {
+      if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+      if (event.target.closest?.("input, textarea, select, [contenteditable]")) return;
+      const rel = { ArrowLeft: "prev", ArrowRight: "next" }[event.key];
+      const link = rel && document.querySelector(`link[rel="${rel}"], a[rel="${rel}"]`);
+      if (link) location.href = link.href;
+    });
+  }
+
   setUpModeSwitch();
   setUpSearch();
   setUpToc();
@@ -350,4 +403,6 @@
   setUpCards();
   setUpScrollers();
   loadAnnouncement();
+  loadVersions();
+  setUpNavigationKeys();
 })();
