@@ -58,7 +58,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
         "version": __version__,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
-        "env_version": 8,  # 8: Plotly exports written as JS literals are read
+        "env_version": 9,  # 9: each formula kept with the page macros it is rendered with
     }
     if app in _SET_UP:
         return metadata

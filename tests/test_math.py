@@ -310,7 +310,7 @@ def _recording_submissions(monkeypatch, fonts: list[str] | None = None) -> list[
 
     def recording(app, function, *arguments):
         if function is render_batch:
-            sent.extend((os.getpid(), tex) for tex, _display in arguments[1])
+            sent.extend((os.getpid(), formula[0]) for formula in arguments[1])
         elif function is subset_font and fonts is not None:
             fonts.append(arguments[0].name)
         return submit(app, function, *arguments)

@@ -1,7 +1,8 @@
 """A content-hash cache of rendered formulas, kept between builds.
 
 The key hashes everything the markup depends on (library, its version and our
-glue code, display flag, macros, TeX), so an unchanged formula is rendered once,
+glue code, display flag, macros, the page's definitions before the
+formula, TeX), so an unchanged formula is rendered once,
 ever, per doctree directory, and a changed option can never serve stale output.
 Beside its markup each entry keeps the characters it draws, by font file (what
 the font subsets and a page's font preloads are made of), so a rebuild reads
@@ -38,9 +39,13 @@ class FormulaKeys:
         shared = [library.name, library.version, library.glue, engine_name(), macros_json]
         self._shared = hashlib.sha256(json.dumps(shared).encode("utf-8"))
 
-    def __call__(self, tex: str, display: bool) -> str:
+    def __call__(self, tex: str, display: bool, definitions: str = "") -> str:
+        """The key of a formula rendered after the page's ``definitions`` (macros an
+        earlier formula defined): the same TeX after other macros is another key."""
         digest = self._shared.copy()
         digest.update(b"D" if display else b"I")
+        digest.update(len(definitions).to_bytes(8, "big"))
+        digest.update(definitions.encode("utf-8"))
         digest.update(tex.encode("utf-8"))
         return digest.hexdigest()
 

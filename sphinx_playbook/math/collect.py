@@ -1,27 +1,41 @@
-"""Each page's formulas, found when it is read, kept with the page in the environment."""
+"""Each page's formulas, found when it is read, kept with the page in the environment.
+
+A formula is rendered as :mod:`.mathjax_compat` translates it, with the macros
+the page's earlier formulas defined (MathJax keeps a definition for the rest of
+the page, and so do we). Each math node keeps its formula, as rendered, in an
+attribute: the translator, and a hover card that copies the node, render
+exactly what was collected.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from docutils import nodes
+from sphinx.environment import BuildEnvironment
 
 from ..build.state import PageStore
+from ..diagnostics import PlaybookWarning, warn
+from .mathjax_compat import Translated, references, resolve_references, translate
 
-Formula = tuple[str, bool]
-#: Each page's formulas as (TeX as rendered, display?), in document order.
+#: (TeX as rendered, display?, the page's macro definitions before the formula).
+Formula = tuple[str, bool, str]
+#: Each page's formulas, in document order.
 FORMULAS: PageStore[tuple[Formula, ...]] = PageStore("formulas")
+#: The node attribute that holds a formula as collected.
+FORMULA_ATTRIBUTE = "playbook_formula"
 
 _MATH_NODES = (nodes.math, nodes.math_block)
+_LABEL = re.compile(r"\\label\s*\{[^{}]*\}")
 
 
-def display_tex(node: nodes.math_block) -> str:
+def wrapped_display(tex: str, node: nodes.math_block) -> str:
     """The TeX of a display block as rendered: paragraphs become ``aligned`` rows.
 
     Sphinx's own renderers read several paragraphs, or ``\\\\``, as an aligned
     group; authors expect the same here.
     """
-    tex = node.astext()
     if node.get("no-wrap", node.get("nowrap", False)) or "\\begin" in tex:
         return tex
     parts = [part for part in tex.split("\n\n") if part.strip()]
@@ -46,11 +60,98 @@ def math_nodes(doctree: nodes.Node) -> Iterator[nodes.math | nodes.math_block]:
             stack.extend(reversed(node.children))
 
 
-def formulas_of(doctree: nodes.Node) -> tuple[Formula, ...]:
-    return tuple(
-        (display_tex(node), True) if isinstance(node, nodes.math_block) else (node.astext(), False)
-        for node in math_nodes(doctree)
-    )
+def _formula(node: nodes.math | nodes.math_block, tex: str, definitions: str) -> Formula:
+    if isinstance(node, nodes.math_block):
+        return (wrapped_display(tex, node), True, definitions)
+    return (tex, False, definitions)
+
+
+def formula_of(node: nodes.math | nodes.math_block) -> Formula:
+    """The node's formula as collected; one made elsewhere (no page read it)
+    stands alone: no macros of the page, no equation numbers."""
+    collected = node.get(FORMULA_ATTRIBUTE)
+    if collected is not None:
+        tex, display, definitions = collected
+        return (tex, bool(display), definitions)
+    return _formula(node, resolve_references(translate(node.astext()).tex, {}), "")
+
+
+def _promote_labels(
+    env: BuildEnvironment,
+    docname: str,
+    found: list[nodes.math | nodes.math_block],
+    translated: list[Translated],
+) -> None:
+    """A display equation Sphinx has no label for takes its first ``\\label`` as
+    one: numbered, linked by ``{eq}``, its number what ``\\eqref`` shows. The
+    ``\\label`` leaves the node's TeX, or LaTeX would get two labels for it."""
+    domain = env.domains.math_domain
+    promoted = False
+    for node, formula in zip(found, translated, strict=True):
+        if not (isinstance(node, nodes.math_block) and formula.labels and not node.get("label")):
+            continue
+        label = formula.labels[0]
+        domain.note_equation(docname, label, location=node)
+        node["label"], node["docname"] = label, docname
+        node["ids"].insert(0, nodes.make_id(f"equation-{label}"))
+        text = _LABEL.sub("", node.astext())
+        node.clear()
+        node += nodes.Text(text)
+        promoted = True
+    if not promoted:
+        return
+    # Numbers in document order: note_equation numbered the promoted ones last.
+    number = 0
+    for node in found:
+        name = node.get("label") if isinstance(node, nodes.math_block) else None
+        if name and domain.equations.get(name, ("",))[0] == docname:
+            number += 1
+            node["number"] = number
+            domain.equations[name] = (docname, number)
+
+
+def _equation_numbers(
+    found: list[nodes.math | nodes.math_block], translated: list[Translated]
+) -> dict[str, str]:
+    """The number each label of the page stands for: an equation's Sphinx label
+    and every ``\\label`` in it."""
+    numbers: dict[str, str] = {}
+    for node, formula in zip(found, translated, strict=True):
+        number = node.get("number") if isinstance(node, nodes.math_block) else None
+        if number is None:
+            continue
+        for label in (node.get("label"), *formula.labels):
+            if label:
+                numbers.setdefault(label, str(number))
+    return numbers
+
+
+def collect_page(env: BuildEnvironment, docname: str, doctree: nodes.Node) -> tuple[Formula, ...]:
+    """The page's formulas as rendered, each also kept on its node; what cannot
+    be translated is warned about at its line."""
+    found = list(math_nodes(doctree))
+    translated = [translate(node.astext()) for node in found]
+    _promote_labels(env, docname, found, translated)
+    numbers = _equation_numbers(found, translated)
+    formulas: list[Formula] = []
+    definitions = ""
+    for node, result in zip(found, translated, strict=True):
+        for problem in result.problems:
+            warn(f"math: {problem}", PlaybookWarning.MATH, node)
+        for label in references(result.tex):
+            if label not in numbers:
+                warn(
+                    f"math: no equation of this page is labelled {label!r}; label it "
+                    f"(:label: {label}, or $$ ... $$ ({label}) in MyST) and write "
+                    f"{{eq}}`{label}` (:eq:`{label}` in reST) outside the formula",
+                    PlaybookWarning.MATH,
+                    node,
+                )
+        formula = _formula(node, resolve_references(result.tex, numbers), definitions)
+        node[FORMULA_ATTRIBUTE] = formula
+        formulas.append(formula)
+        definitions += result.definitions
+    return tuple(formulas)
 
 
 def has_math(doctree: nodes.Node | None) -> bool:

@@ -13,13 +13,14 @@ from sphinx.application import Sphinx
 
 from ..config import read_config
 from .assets import prepare_assets, write_assets, write_fonts
-from .collect import FORMULAS, formulas_of
+from .collect import FORMULAS, collect_page
 from .html import link_stylesheet, visit_displaymath, visit_math
 from .site import RENDERER, send_page, send_site
 
 
 def _collect(app: Sphinx, doctree: nodes.document) -> None:
-    FORMULAS.of(app.env)[app.env.docname] = formulas_of(doctree)
+    docname = app.env.docname
+    FORMULAS.of(app.env)[docname] = collect_page(app.env, docname, doctree)
     send_page(app, app.env.docname)
 
 
@@ -35,6 +36,7 @@ def setup_math(app: Sphinx, *, config_inited: bool) -> None:
     app.add_html_math_renderer(
         RENDERER, inline_renderers=(visit_math, None), block_renderers=(visit_displaymath, None)
     )
+    # Before the hover cards copy the equations (priority 600), labels promoted.
     app.connect("doctree-read", _collect)
     app.connect("env-updated", send_site)
     app.connect("env-get-updated", prepare_assets)

@@ -11,12 +11,15 @@ from sphinx.util.math import get_node_equation_number
 
 from ..diagnostics import PlaybookWarning, warn
 from .assets import stylesheet
-from .collect import FORMULAS, display_tex, has_math
+from .collect import FORMULAS, formula_of, has_math
+from .mathjax_compat import advice
 from .renderers import KATEX
 from .site import site_math, site_of, uses_renderer
 
 
 def _failed(translator: Any, node: nodes.Element, tex: str, error: str, tag: str) -> None:
+    instead = advice(error)
+    error = f"{error}; {instead}" if instead else error
     warn(f"math: {error}; the formula is shown as TeX", PlaybookWarning.MATH, node)
     translator.body.append(
         f'<{tag} class="pb-math-error"><code>{translator.encode(tex)}</code></{tag}>'
@@ -24,10 +27,10 @@ def _failed(translator: Any, node: nodes.Element, tex: str, error: str, tag: str
 
 
 def visit_math(self: Any, node: nodes.math) -> None:
-    tex = node.astext()
-    result = site_of(self.builder).rendered((tex, False))
+    result = site_of(self.builder).rendered(formula_of(node))
     if result.html is None:
-        _failed(self, node, tex, result.error or "the formula could not be rendered", "span")
+        error = result.error or "the formula could not be rendered"
+        _failed(self, node, node.astext(), error, "span")
     else:
         self.body.append(result.html)
     raise nodes.SkipNode
@@ -44,7 +47,7 @@ def visit_displaymath(self: Any, node: nodes.math_block) -> None:
         self.body.append(f'<span class="eqno">({number})')
         self.add_permalink_ref(node, _("Link to this equation"))
         self.body.append("</span>")
-    result = site.rendered((display_tex(node), True))
+    result = site.rendered(formula_of(node))
     if result.html is None:
         error = result.error or "the formula could not be rendered"
         _failed(self, node, node.astext(), error, "div")

@@ -9,6 +9,7 @@ engine :mod:`.engines` picks, one context per process, loaded on first use.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -49,16 +50,28 @@ def _version(folder: Path) -> str:
 
 # Shared by both libraries: one formula, or a batch in one call into the engine (a
 # call costs more than a formula in V8). Each formula gets its own copy of the
-# macros, so a \gdef in one never leaks into the next. JSON out of the engine:
-# QuickJS's binding cannot return rope strings directly.
+# macros, so a \gdef in one never leaks into the next; the definitions of the
+# page's earlier formulas (``\gdef``s) are read into that copy first, as MathJax
+# keeps them for the whole page. JSON out of the engine: QuickJS's binding cannot
+# return rope strings directly.
 _BATCH = """
-function pbRender(tex, display, macros) {
-  return JSON.stringify(pbOne(tex, display, JSON.parse(macros)));
+function pbWithDefinitions(tex, display, macros, definitions) {
+  if (definitions) {
+    const defined = pbOne(definitions, false, macros);
+    if (defined.error) {
+      return {error: defined.error + " (in a macro an earlier formula of the page defines)"};
+    }
+  }
+  return pbOne(tex, display, macros);
+}
+function pbRender(tex, display, macros, definitions) {
+  return JSON.stringify(pbWithDefinitions(tex, display, JSON.parse(macros), definitions));
 }
 function pbRenderAll(items, macros) {
   const shared = JSON.parse(macros);
   return JSON.stringify(JSON.parse(items).map(
-    ([tex, display]) => pbOne(tex, display, Object.assign({}, shared))));
+    ([tex, display, definitions]) =>
+      pbWithDefinitions(tex, display, Object.assign({}, shared), definitions)));
 }
 """
 KATEX = Library(
@@ -112,29 +125,40 @@ def load(library: Library, engine: str | None = None) -> None:
 
 
 def render(
-    library: Library, tex: str, display: bool, macros_json: str = "{}", engine: str | None = None
+    library: Library,
+    tex: str,
+    display: bool,
+    macros_json: str = "{}",
+    engine: str | None = None,
+    definitions: str = "",
 ) -> Rendered:
-    """The library's markup for ``tex``, or its error message (never an exception)."""
-    result = json.loads(_context(library, engine).call("pbRender", tex, display, macros_json))
+    """The library's markup for ``tex``, or its error message (never an exception);
+    ``definitions`` (``\\gdef``s) are read first, their output discarded."""
+    context = _context(library, engine)
+    result = json.loads(context.call("pbRender", tex, display, macros_json, definitions))
     return Rendered(result.get("html"), result.get("error"))
+
+
+#: (TeX, display?) or (TeX, display?, definitions): :data:`.collect.Formula`.
+FormulaItem = tuple[str, bool] | tuple[str, bool, str]
 
 
 def render_many(
     library: Library,
-    formulas: list[tuple[str, bool]],
+    formulas: Sequence[FormulaItem],
     macros_json: str = "{}",
     engine: str | None = None,
 ) -> list[Rendered]:
-    """``render`` for each (TeX, display) pair, in one call into the engine."""
+    """``render`` for each (TeX, display[, definitions]), in one call into the engine."""
     if not formulas:
         return []
-    items = json.dumps([[tex, display] for tex, display in formulas])
+    items = json.dumps([list(formula) for formula in formulas])
     results = json.loads(_context(library, engine).call("pbRenderAll", items, macros_json))
     return [Rendered(result.get("html"), result.get("error")) for result in results]
 
 
 def render_batch(
-    library_name: str, formulas: list[tuple[str, bool]], macros_json: str = "{}"
+    library_name: str, formulas: Sequence[FormulaItem], macros_json: str = "{}"
 ) -> list[tuple[Rendered, dict[str, str]]]:
     """``render_many`` plus what each formula draws, by KaTeX font file: the work a
     worker process does (:mod:`..build.workers`), with picklable arguments."""
