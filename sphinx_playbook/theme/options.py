@@ -11,7 +11,8 @@ so an option a new pydata-sphinx-theme adds fails it until it is classified here
 Also here, at ``builder-inited`` (before pydata-sphinx-theme's own handler):
 
 - ``analytics`` is taken out of the options pydata-sphinx-theme reads, so it adds
-  no script from another origin to every page;
+  no script from another origin to every page, and so are the components of its
+  sidebars named in a slot (:data:`_UNDRAWN_COMPONENTS`), which need them;
 - the version ``switcher``'s JSON is read when it is a file of the project
   (``html_static_path``, ``html_extra_path`` or the source folder), so the menu is
   written into each page; pydata-sphinx-theme's ``check_switcher`` is turned off,
@@ -399,7 +400,8 @@ def check_theme_options(app: Sphinx) -> None:
     for slot in _SLOTS:
         if slot not in given:
             continue
-        for component in _components(given[slot]):
+        components = _components(given[slot])
+        for component in components:
             if component in _UNDRAWN_COMPONENTS:
                 _warn_option(
                     app,
@@ -407,6 +409,8 @@ def check_theme_options(app: Sphinx) -> None:
                     f"names {component!r}, which this theme does not draw: "
                     f"{_UNDRAWN_COMPONENTS[component]}",
                 )
+        if any(component in _UNDRAWN_COMPONENTS for component in components):
+            options[slot] = [c for c in components if c not in _UNDRAWN_COMPONENTS]
     # pydata-sphinx-theme adds analytics scripts from another origin to every page.
     options.pop("analytics", None)
     # ... and requests an http(s) json_url at build time: the checks are made here.
