@@ -308,7 +308,7 @@ class BuildAppendix(SphinxPostTransform):
 def _card_blocks(children: list[nodes.Node]) -> list[nodes.Node]:
     """A footnote's blocks as phrasing content for its card, which sits inside the
     paragraph that cites it (a <p> cannot hold <p>, <ul> or <pre>): each paragraph,
-    list, item and code block a <span> or <code> that CSS shows as a block."""
+    list, item and code block a <span> that CSS shows as a block."""
     result: list[nodes.Node] = []
     for child in children:
         if isinstance(child, nodes.label | nodes.system_message | nodes.target):
@@ -316,8 +316,9 @@ def _card_blocks(children: list[nodes.Node]) -> list[nodes.Node]:
         if result:
             result.append(nodes.Text(" "))  # the description read aloud keeps its words apart
         if isinstance(child, nodes.literal_block):
+            # A span, not a literal: Sphinx writes a literal's spaces as &nbsp; runs.
             text = child.astext()
-            result.append(nodes.literal(text, text, classes=["pb-card__code"]))
+            result.append(nodes.inline(text, text, classes=["pb-card__code"]))
         elif isinstance(child, nodes.bullet_list | nodes.enumerated_list):
             kind = "ordered" if isinstance(child, nodes.enumerated_list) else "bullets"
             items = [
