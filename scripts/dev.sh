@@ -73,7 +73,8 @@ other_suite() {  # other_suite VERSION VENV: the non-browser suite there (none w
   local version="$1" dir="$2"
   [ -n "$(python_version "$version")" ] || return 0
   echo "Python $version ($dir)"
-  "$dir/bin/python" -m pytest -p no:cacheprovider -q -n 0 --ignore=tests/browser --ignore=tests/paper
+  "$dir/bin/python" -m pytest -p no:cacheprovider -q -n 0 --ignore=tests/browser --ignore=tests/paper \
+    --ignore=tests/compat
 }
 
 finish() {  # finish PID LOG WHAT: wait for a step run in the background; its log; stop if it failed
@@ -95,6 +96,15 @@ need_chromium() {  # the browser tests drive Debian's Chromium headless shell th
   $sudo apt-get update -q >/dev/null
   $sudo apt-get install -y -q --no-install-recommends chromium-headless-shell fonts-liberation \
     >/dev/null
+}
+
+need_graphviz() {  # the compatibility matrix builds sphinx.ext.graphviz's graphs with dot
+  if command -v dot >/dev/null 2>&1; then return; fi
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "Installing Graphviz (needed by the compatibility matrix)..."
+  $sudo apt-get update -q >/dev/null
+  $sudo apt-get install -y -q --no-install-recommends graphviz >/dev/null
 }
 
 need_latex() {  # the PDF tests compile LaTeX with latexmk, as Read the Docs does
@@ -119,6 +129,7 @@ case "${1:-}" in
     ;;
   test)
     need_chromium
+    need_graphviz
     need_latex
     need_uv
     # The three environments at once: uv mostly waits for the disk and the index.
