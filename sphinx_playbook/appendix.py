@@ -13,6 +13,7 @@ it for download under the copyable block.
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import quote
@@ -305,7 +306,7 @@ class BuildAppendix(SphinxPostTransform):
         return _titled(_("Reuse"), paragraph, name="reuse")
 
 
-def _card_blocks(children: list[nodes.Node]) -> list[nodes.Node]:
+def _card_blocks(children: Sequence[nodes.Node]) -> list[nodes.Node]:
     """A footnote's blocks as phrasing content for its card, which sits inside the
     paragraph that cites it (a <p> cannot hold <p>, <ul> or <pre>): each paragraph,
     list, item and code block a <span> that CSS shows as a block."""
@@ -325,14 +326,18 @@ def _card_blocks(children: list[nodes.Node]) -> list[nodes.Node]:
                 nodes.inline("", "", *_card_blocks(item.children), classes=["pb-card__item"])
                 for item in child.children
             ]
-            result.append(nodes.inline("", "", *items, classes=["pb-card__list", f"pb-card__{kind}"]))
+            result.append(
+                nodes.inline("", "", *items, classes=["pb-card__list", f"pb-card__{kind}"])
+            )
         elif isinstance(child, nodes.TextElement):
             # Node.deepcopy(), not copy.deepcopy(): the latter follows each
             # child's .parent and copies the whole document for every card.
             copies = [grandchild.deepcopy() for grandchild in child.children]
             result.append(nodes.inline("", "", *copies, classes=["pb-card__p"]))
         elif isinstance(child, nodes.Element):  # a quote, an admonition...: what it holds
-            result.append(nodes.inline("", "", *_card_blocks(child.children), classes=["pb-card__block"]))
+            result.append(
+                nodes.inline("", "", *_card_blocks(child.children), classes=["pb-card__block"])
+            )
     return result
 
 

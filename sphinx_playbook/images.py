@@ -184,13 +184,14 @@ def _has_transparency(path: str, mtime_ns: int, size: int) -> bool:
     from PIL import Image
 
     try:
-        with Image.open(path) as image:
-            if not image.has_transparency_data:
+        with Image.open(path) as opened:
+            if not opened.has_transparency_data:
                 return False
+            image: Image.Image = opened
             if image.mode not in ("RGBA", "LA", "La", "RGBa"):
                 image = image.convert("RGBA")  # a palette or a colour key
-            lowest, _highest = image.getchannel("A").getextrema()
-            return bool(lowest < 255)
+            extrema = image.getchannel("A").getextrema()
+            return isinstance(extrema[0], int | float) and extrema[0] < 255
     except Exception:  # not an image Pillow reads: Sphinx reports it, if at all
         return False
 

@@ -36,17 +36,13 @@ def test_transparent_images_are_marked_for_a_dark_mode_backdrop(app):
     assert [img["class"] for img in pair] == [["only-light"], ["pb-dark-variant", "only-dark"]]
 
 
-@pytest.mark.sphinx(
-    "html", testroot="api-pages", confoverrides={"playbook_dark_backdrop": False}
-)
+@pytest.mark.sphinx("html", testroot="api-pages", confoverrides={"playbook_dark_backdrop": False})
 def test_dark_backdrop_can_be_switched_off(app):
     app.build()
     assert not read_html(app).select(".pb-transparent")
 
 
-@pytest.mark.sphinx(
-    "html", testroot="api-pages", confoverrides={"playbook_dark_backdrop": ["yes"]}
-)
+@pytest.mark.sphinx("html", testroot="api-pages", confoverrides={"playbook_dark_backdrop": ["yes"]})
 def test_dark_backdrop_setting_is_validated(app):
     app.build()
     assert any("playbook_dark_backdrop = ['yes'] is not valid" in w for w in playbook_warnings(app))
@@ -121,4 +117,6 @@ def test_api_markup_the_stylesheet_styles(app):
     wide = page.find(id="wide-table")
     assert "pst-scrollable-table-container" in wide.parent["class"]
     toc_names = page.select(".pb-toc a code")
-    assert any("render_reference_list_with_every_option_spelled_out" in c.get_text() for c in toc_names)
+    assert any(
+        "render_reference_list_with_every_option_spelled_out" in c.get_text() for c in toc_names
+    )
