@@ -40,7 +40,9 @@ def theme_options() -> dict[str, Any]:
 
 def shown_as_in_theme_toml(shown: Any, raw: Any) -> bool:
     """Whether a default as the docs write it (conf.py syntax) is theme.toml's value:
-    a list for a comma-separated string, ``True`` for ``"True"``."""
+    a list for a comma-separated string, ``True`` for ``"True"``, ``6`` for ``"6"``."""
+    if isinstance(shown, int) and not isinstance(shown, bool) and isinstance(raw, str):
+        return str(shown) == raw
     if isinstance(raw, list | bool) or not isinstance(shown, list | bool):
         return bool(shown == raw)
     if isinstance(shown, bool):

@@ -9,7 +9,8 @@ from :data:`THEME_OPTIONS` below (theme.toml's own comments are for its
 readers, not parsed). The content of either directive, if any, names the rows
 to show, in order; once every page is read, a value or option that no table
 shows is reported, so the page cannot fall behind the code (the docs build with
-``-W``).
+``-W``). ``{playbook-pydata-options}`` lists every option of pydata-sphinx-theme
+and what this theme does with it (``theme/options.py``).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 import sphinx_playbook.config as config_module
+import sphinx_playbook.theme.options as options_module
 from sphinx_playbook import __version__
 from sphinx_playbook.config import CONFIG_FIELDS, PREFIX
 from sphinx_playbook.theme.registration import THEME_DIR
@@ -59,10 +61,14 @@ class ThemeOption:
 KINDS: dict[str, str] = {
     "components": "a list of component names (or one comma-separated string)",
     "flag": "True or False",
+    "number": "a whole number",
     "text": "text",
 }
 
-_NO_EFFECT = "Ignored: the page has no {what}."
+_NO_EFFECT = (
+    "Not drawn: the page has no {what}. Another value than this one gives a "
+    "`playbook.theme` warning."
+)
 
 #: Every option of theme.toml's ``[options]``: the ones this theme adds and the
 #: pydata-sphinx-theme ones it sets a value for.
@@ -93,13 +99,21 @@ THEME_OPTIONS: dict[str, ThemeOption] = {
     ),
     "navbar_persistent": ThemeOption(
         "components",
-        "Between the middle and the end of the header bar.",
+        "Between the middle and the end of the header bar: search, whatever "
+        "`navbar_end` holds, as in pydata-sphinx-theme. It is left out when another "
+        "slot already has a search component.",
         ["search-field"],
     ),
     "navbar_end": ThemeOption(
         "components",
-        "The end of the header bar: search, the colour-mode switch, the icon links.",
-        ["search-button", "theme-switcher"],
+        "The end of the header bar: the colour-mode switch, the icon links.",
+        ["version-switcher", "theme-switcher", "navbar-icon-links"],
+    ),
+    "header_dropdown_text": ThemeOption(
+        "text",
+        "The label of the chapters menu. Empty shows *Chapters*, translated into the "
+        "project's `language`.",
+        "Contents",
     ),
     "footer_start": ThemeOption(
         "components",
@@ -113,9 +127,23 @@ THEME_OPTIONS: dict[str, ThemeOption] = {
         ["sphinx-version"],
     ),
     "article_header_start": ThemeOption(
-        "components", _NO_EFFECT.format(what="article header or breadcrumbs"), ["breadcrumbs"]
+        "components",
+        "A small row above the title block, at its start. `breadcrumbs` shows the way "
+        "from the front page on pages deeper than one level.",
+        [],
     ),
-    "article_header_end": ThemeOption("components", _NO_EFFECT.format(what="article header"), []),
+    "article_header_end": ThemeOption(
+        "components",
+        "The end of that row. `edit-this-page` is the *Edit on GitHub* link of "
+        "`use_edit_page_button`.",
+        [],
+    ),
+    "show_toc_level": ThemeOption(
+        "number",
+        "The levels of the table of contents always shown. Deeper levels open for the "
+        "section being read (with JavaScript) or focused.",
+        2,
+    ),
     "article_footer_items": ThemeOption("components", _NO_EFFECT.format(what="article footer"), []),
     "content_footer_items": ThemeOption("components", _NO_EFFECT.format(what="content footer"), []),
     "primary_sidebar_end": ThemeOption("components", _NO_EFFECT.format(what="primary sidebar"), []),
@@ -124,7 +152,9 @@ THEME_OPTIONS: dict[str, ThemeOption] = {
         _NO_EFFECT.format(what="secondary sidebar; its table of contents is its own"),
         [],
     ),
-    "back_to_top_button": ThemeOption("flag", _NO_EFFECT.format(what="back-to-top button"), True),
+    "back_to_top_button": ThemeOption(
+        "flag", "`True` puts a *Back to top* link at the top of the footer.", True
+    ),
     "shorten_urls": ThemeOption(
         "flag",
         "`True` shows links to GitHub and GitLab issues, pull requests and repositories "
@@ -178,6 +208,8 @@ def read_option(kind: str, raw: Any) -> Any:
         if isinstance(raw, list):
             return raw
         return [item.strip() for item in str(raw).split(",") if item.strip()]
+    if kind == "number":
+        return int(raw)
     if kind == "flag":
         if isinstance(raw, bool):
             return raw
@@ -348,6 +380,34 @@ class ThemeOptionsTable(ReferenceTable):
         return KINDS[entry.kind], default, entry.example, entry.doc
 
 
+class PydataOptionsTable(SphinxDirective):
+    """``{playbook-pydata-options}``: every option pydata-sphinx-theme documents and
+    what this theme does with it, from :data:`sphinx_playbook.theme.options.PYDATA_OPTIONS`
+    (the test suite checks that table against the installed theme.conf)."""
+
+    def run(self) -> list[nodes.Node]:
+        self.env.note_dependency(options_module.__file__ or "")
+        table = nodes.table(classes=["playbook-pydata-options", "l-page"])
+        group = nodes.tgroup(cols=2)
+        table += group
+        group.extend(nodes.colspec(colwidth=width) for width in (30, 70))
+        head = nodes.thead()
+        head += nodes.row(
+            "", *(nodes.entry("", nodes.paragraph(text=h)) for h in ("Option", "Here"))
+        )
+        group += head
+        body = nodes.tbody()
+        for name, handling in options_module.PYDATA_OPTIONS.items():
+            if isinstance(handling, options_module.Honoured):
+                text = handling.what + "."
+            else:
+                text = f"Warned about (playbook.theme): {handling.instead}."
+            cells = (nodes.literal(name, name), nodes.Text(text))
+            body += nodes.row("", *(nodes.entry("", nodes.paragraph("", "", c)) for c in cells))
+        group += body
+        return [table]
+
+
 def check_complete(app: Sphinx, env: BuildEnvironment) -> None:
     """Every setting has a row somewhere, and every documented option still exists."""
     domain = env.get_domain(ReferenceDomain.name)
@@ -385,6 +445,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_domain(ReferenceDomain)
     app.add_directive("playbook-config-table", ConfigTable)
     app.add_directive("playbook-theme-options", ThemeOptionsTable)
+    app.add_directive("playbook-pydata-options", PydataOptionsTable)
     app.connect("env-check-consistency", check_complete)
     return {
         "version": __version__,
