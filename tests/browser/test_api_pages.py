@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Page
 
 from .conftest import ROOTS, _build
+from .test_accessibility import blocking_violations
 from .test_color_modes import parse
 from .test_layout import OVERFLOWING, PAGE_WIDTH, TEXT_WIDTH, middle, rect, rects
 
@@ -190,3 +191,11 @@ def test_sphinx_design_dropdown_icons_and_card_images(page_at, api_page, width):
     card = rect(page, ".background-card")
     image = rect(page, ".background-card img")
     assert card["bottom"] - image["bottom"] <= 1.5  # the card's border
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [1440, 390])
+def test_axe_finds_no_serious_violation_on_an_api_page(page_at, api_page, width, scheme):
+    """Contrast of the callouts' small-caps labels and the signatures' muted parts too."""
+    page = page_at(width, scheme, path=api_page)
+    assert blocking_violations(page) == []
