@@ -297,3 +297,23 @@ def test_a_malformed_switcher_is_warned_and_left_out(make_app, tmp_path):
     (warning,) = theme_warnings(app)
     assert "'switcher' needs a dict with json_url and version_match" in warning
     assert read_html(app, "index").select(".pb-version-switcher") == []
+
+
+def test_breadcrumbs_follow_a_renamed_parent(make_app, tmp_path):
+    """Sphinx writes again a renamed page and the page listing it, not the pages under
+    it; their breadcrumbs show its title (build/dependencies.py)."""
+    src = project(tmp_path, {})
+    toctree = "\n\n```{toctree}\none\ntwo\n```\n"
+    (src / "part/page.md").write_text("# Page" + toctree, encoding="utf-8")
+    (src / "part/one.md").write_text("# One\n", encoding="utf-8")
+    (src / "part/two.md").write_text("# Two\n", encoding="utf-8")
+    make_app("html", srcdir=src, builddir=tmp_path / "out").build()
+    (src / "part/page.md").write_text("# Renamed" + toctree, encoding="utf-8")
+    app = make_app("html", srcdir=src, builddir=tmp_path / "out")
+    written: set[str] = set()
+    app.connect("html-page-context", lambda _app, pagename, *_rest: written.add(pagename))
+    app.build()
+    # Not in the chapters menu, not two's previous or next page: only its breadcrumbs.
+    assert "part/two" in written
+    crumbs = read_html(app, "part/two").select(".pb-breadcrumbs li")
+    assert [li.get_text(strip=True) for li in crumbs] == ["Home", "Part", "Renamed", "Two"]
