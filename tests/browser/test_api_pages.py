@@ -130,6 +130,14 @@ def test_too_wide_a_table_uses_the_page_column(page_at, api_page):
     assert TEXT_WIDTH < box["width"] <= PAGE_WIDTH
     assert not box["scrolls"]
     assert middle(box) == pytest.approx(middle(text), abs=1)
+    # With an aside beside it in the gutter, it scrolls in the text column instead.
+    beside = page.locator("#wide-table-with-aside").locator("xpath=..")
+    assert beside.evaluate("el => el.getBoundingClientRect().width") == pytest.approx(
+        TEXT_WIDTH, abs=1
+    )
+    assert beside.evaluate("el => el.scrollWidth > el.clientWidth")
+    aside = rect(page, ".pb-body .pb-aside")
+    assert aside["left"] >= text["right"]
     # A narrow table stays in the text column; :align: center centres it there.
     centred = rect(page, "#centred-table")
     assert centred["width"] < TEXT_WIDTH / 2
