@@ -12,6 +12,7 @@ from playwright.sync_api import Page
 from sphinx.cmd.build import build_main
 
 from .conftest import ROOTS
+from .test_accessibility import blocking_violations
 
 ROOT = ROOTS / "test-theme-options"
 PAGE = "api/module.html"
@@ -113,3 +114,16 @@ def test_external_links_are_in_the_header_or_its_menu(page_at, site_url, options
     assert overflow <= 0
     origin = site_url.split("/sub/")[0]
     assert all(url.startswith(origin) for url in requests), requests
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [390, 1440])
+def test_axe_finds_no_serious_violation_with_the_menus_open(page_at, options_sites, width, scheme):
+    """The banner, breadcrumbs, edit link, external links and both menus, opened."""
+    page = page_at(width, scheme, path=options_sites["built"] + PAGE)
+    assert blocking_violations(page) == []
+    page.locator(".pb-version-switcher summary").click()
+    assert blocking_violations(page) == []
+    page.keyboard.press("Escape")
+    page.locator(".pb-chapters summary").click()
+    assert blocking_violations(page) == []
