@@ -167,8 +167,37 @@ def test_mathjax_tex_builds_with_katex_under_w(rootdir, tmp_path, flavour):
         "equation-eq-force": "(3)",
     }
     assert [a.get_text() for a in page.select('a.reference[href="#equation-eq-energy"]')] == ["(1)"]
-    references = [formula for formula in tex if re.fullmatch(r"\\text\{\(?\d+\)?\}", formula)]
-    assert references == [r"\text{(1)}", r"\text{2}", r"\text{(3)}", r"\text{(3)}"]
+    assert _references(page) == [r"\text{(1)}", r"\text{2}", r"\text{(3)}", r"\text{(3)}"]
+
+
+def _references(page: BeautifulSoup) -> list[str]:
+    """What each \\eqref and \\ref became, in order."""
+    tex = [f.select_one("annotation").get_text() for f in _formulas(page)]
+    return [formula for formula in tex if re.fullmatch(r"\\text\{\(?\d+\)?\}", formula)]
+
+
+def _shown_numbers(page: BeautifulSoup) -> list[str]:
+    return [
+        div.select_one(".eqno").get_text(strip=True).rstrip("#")
+        for div in page.select(".pb-body div.pb-math-display[id]")
+        if div.find_parent(class_="pb-previews") is None
+    ]
+
+
+@pytest.mark.parametrize("numfig", ["1", "0"])
+def test_eqref_shows_the_number_beside_the_equation(rootdir, tmp_path, numfig):
+    """With numfig, Sphinx numbers equations across pages (the second page's
+    first is (4)); without, page by page. \\eqref follows, and each page has
+    its own macros: other.md defines its own \\norm."""
+    out = tmp_path / "out"
+    source = rootdir / "test-math-mathjax-myst"
+    sphinx_build("-W", "-b", "html", "-D", f"numfig={numfig}", str(source), str(out))
+    other = _read(out, "other")
+    number = "(4)" if numfig == "1" else "(1)"
+    assert _shown_numbers(other) == [number]
+    assert _references(other) == [rf"\text{{{number}}}"]
+    (later,) = [f for f in _formulas(other) if f.select_one("annotation").get_text() == r"\norm{b}"]
+    assert later.select_one(".katex-html").get_text() == "\N{DIVIDES}b\N{DIVIDES}"
 
 
 @pytest.mark.parametrize("flavour", ["myst", "rst"])
@@ -194,7 +223,9 @@ def test_latex_keeps_the_authors_tex(rootdir, tmp_path):
 
 def test_a_changed_page_macro_rebuilds_as_a_fresh_build_does(rootdir, tmp_path):
     """Edit the formula that defines \\norm: the later formulas that use it are
-    unchanged TeX, yet the incremental build must draw them with the new macro."""
+    unchanged TeX, yet the incremental build must draw them with the new macro.
+    A new labelled equation on the first page moves the numbers of the second
+    (numfig): its \\eqref follows, as in a fresh build."""
     source, out, fresh = tmp_path / "source", tmp_path / "out", tmp_path / "fresh"
     shutil.copytree(rootdir / "test-math-mathjax-myst", source)
     sphinx_build("-W", "-b", "html", str(source), str(out))
@@ -202,11 +233,15 @@ def test_a_changed_page_macro_rebuilds_as_a_fresh_build_does(rootdir, tmp_path):
     index = source / "index.md"
     text = index.read_text(encoding="utf-8")
     old = r"\newcommand{\norm}[1]{\left\lVert #1 \right\rVert}"
-    index.write_text(text.replace(old, r"\newcommand{\norm}[1]{\left| #1 \right|}"), "utf-8")
+    text = text.replace(old, r"\newcommand{\norm}[1]{\left| #1 \right|}")
+    new = "$$\na \\label{eq:new}\n$$\n\n## Environments"
+    index.write_text(text.replace("## Environments", new), encoding="utf-8")
     sphinx_build("-W", "-b", "html", str(source), str(out))
     sphinx_build("-W", "-b", "html", str(source), str(fresh))
-    incremental = (out / "index.html").read_text(encoding="utf-8")
-    assert incremental == (fresh / "index.html").read_text(encoding="utf-8")
+    for page in ("index", "other"):
+        incremental = (out / f"{page}.html").read_text(encoding="utf-8")
+        assert incremental == (fresh / f"{page}.html").read_text(encoding="utf-8"), page
+    assert _references(_read(out, "other")) == [r"\text{(5)}"]
     later = [f for f in _formulas(_read(out)) if "\\norm{x}" in f.get_text()]
     assert later and "∥" not in later[0].select_one(".katex-html").get_text()
 

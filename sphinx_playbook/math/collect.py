@@ -2,9 +2,13 @@
 
 A formula is rendered as :mod:`.mathjax_compat` translates it, with the macros
 the page's earlier formulas defined (MathJax keeps a definition for the rest of
-the page, and so do we). Each math node keeps its formula, as rendered, in an
+the page, and so do we). Each math node keeps its formula, and its page, in an
 attribute: the translator, and a hover card that copies the node, render
 exactly what was collected.
+
+An ``\\eqref`` keeps its label until the number is needed (:func:`resolved`):
+with ``numfig``, Sphinx numbers equations across pages only at
+env-get-updated, and the number shown must be the one beside the equation.
 """
 
 from __future__ import annotations
@@ -23,7 +27,9 @@ from .mathjax_compat import Translated, references, resolve_references, translat
 Formula = tuple[str, bool, str]
 #: Each page's formulas, in document order.
 FORMULAS: PageStore[tuple[Formula, ...]] = PageStore("formulas")
-#: The node attribute that holds a formula as collected.
+#: Each page's labelled equations: label -> (the equation's id, its number on the page).
+EQUATIONS: PageStore[dict[str, tuple[str, int]]] = PageStore("equations")
+#: The node attribute that holds a formula as collected, and the page it is on.
 FORMULA_ATTRIBUTE = "playbook_formula"
 
 _MATH_NODES = (nodes.math, nodes.math_block)
@@ -66,14 +72,46 @@ def _formula(node: nodes.math | nodes.math_block, tex: str, definitions: str) ->
     return (tex, False, definitions)
 
 
-def formula_of(node: nodes.math | nodes.math_block) -> Formula:
-    """The node's formula as collected; one made elsewhere (no page read it)
+def formula_of(node: nodes.math | nodes.math_block, env: BuildEnvironment) -> Formula:
+    """The node's formula as rendered; one made elsewhere (no page read it)
     stands alone: no macros of the page, no equation numbers."""
     collected = node.get(FORMULA_ATTRIBUTE)
     if collected is not None:
-        tex, display, definitions = collected
-        return (tex, bool(display), definitions)
+        tex, display, definitions, docname = collected
+        return resolved(env, docname, (tex, bool(display), definitions))
     return _formula(node, resolve_references(translate(node.astext()).tex, {}), "")
+
+
+def has_references(formula: Formula) -> bool:
+    return "ref" in formula[0] and bool(references(formula[0]))
+
+
+def shown_numbers(env: BuildEnvironment, docname: str) -> dict[str, str]:
+    """Each label of the page with the number beside its equation, as Sphinx's
+    ``get_node_equation_number`` writes it (numfig's, once assigned)."""
+    equations = EQUATIONS.of(env).get(docname, {})
+    config = env.config
+    if not (config.numfig and config.math_numfig):
+        return {label: str(number) for label, (_id, number) in equations.items()}
+    assigned = env.toc_fignumbers.get(docname, {}).get("displaymath", {})
+    shown = {}
+    for label, (node_id, number) in equations.items():
+        numfig = ".".join(map(str, assigned.get(node_id, ())))
+        shown[label] = config.math_numsep.join(numfig.rsplit(".", 1)) if numfig else str(number)
+    return shown
+
+
+def resolved(env: BuildEnvironment, docname: str, formula: Formula) -> Formula:
+    """The formula as rendered: each ``\\eqref`` and ``\\ref`` its number."""
+    if not has_references(formula):
+        return formula
+    tex, display, definitions = formula
+    return (resolve_references(tex, shown_numbers(env, docname)), display, definitions)
+
+
+def page_formulas(env: BuildEnvironment, docname: str) -> list[Formula]:
+    """The page's formulas as rendered (only final once numfig's numbers are)."""
+    return [resolved(env, docname, formula) for formula in FORMULAS.of(env).get(docname, ())]
 
 
 def _promote_labels(
@@ -110,36 +148,36 @@ def _promote_labels(
             domain.equations[name] = (docname, number)
 
 
-def _equation_numbers(
+def _equations(
     found: list[nodes.math | nodes.math_block], translated: list[Translated]
-) -> dict[str, str]:
-    """The number each label of the page stands for: an equation's Sphinx label
-    and every ``\\label`` in it."""
-    numbers: dict[str, str] = {}
+) -> dict[str, tuple[str, int]]:
+    """The equation each label of the page names, its id and number: an
+    equation's Sphinx label and every ``\\label`` in it."""
+    equations: dict[str, tuple[str, int]] = {}
     for node, formula in zip(found, translated, strict=True):
         number = node.get("number") if isinstance(node, nodes.math_block) else None
-        if number is None:
+        if number is None or not node["ids"]:
             continue
         for label in (node.get("label"), *formula.labels):
             if label:
-                numbers.setdefault(label, str(number))
-    return numbers
+                equations.setdefault(label, (node["ids"][0], number))
+    return equations
 
 
 def collect_page(env: BuildEnvironment, docname: str, doctree: nodes.Node) -> tuple[Formula, ...]:
-    """The page's formulas as rendered, each also kept on its node; what cannot
-    be translated is warned about at its line."""
+    """The page's formulas, each also kept on its node, references still to be
+    numbered; what cannot be translated is warned about at its line."""
     found = list(math_nodes(doctree))
     translated = [translate(node.astext()) for node in found]
     _promote_labels(env, docname, found, translated)
-    numbers = _equation_numbers(found, translated)
+    equations = EQUATIONS.of(env)[docname] = _equations(found, translated)
     formulas: list[Formula] = []
     definitions = ""
     for node, result in zip(found, translated, strict=True):
         for problem in result.problems:
             warn(f"math: {problem}", PlaybookWarning.MATH, node)
         for label in references(result.tex):
-            if label not in numbers:
+            if label not in equations:
                 warn(
                     f"math: no equation of this page is labelled {label!r}; label it "
                     f"(:label: {label}, or $$ ... $$ ({label}) in MyST) and write "
@@ -147,8 +185,8 @@ def collect_page(env: BuildEnvironment, docname: str, doctree: nodes.Node) -> tu
                     PlaybookWarning.MATH,
                     node,
                 )
-        formula = _formula(node, resolve_references(result.tex, numbers), definitions)
-        node[FORMULA_ATTRIBUTE] = formula
+        formula = _formula(node, result.tex, definitions)
+        node[FORMULA_ATTRIBUTE] = (*formula, docname)
         formulas.append(formula)
         definitions += result.definitions
     return tuple(formulas)

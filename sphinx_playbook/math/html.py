@@ -11,7 +11,7 @@ from sphinx.util.math import get_node_equation_number
 
 from ..diagnostics import PlaybookWarning, warn
 from .assets import stylesheet
-from .collect import FORMULAS, formula_of, has_math
+from .collect import formula_of, has_math, page_formulas
 from .mathjax_compat import advice
 from .renderers import KATEX
 from .site import site_math, site_of, uses_renderer
@@ -27,7 +27,7 @@ def _failed(translator: Any, node: nodes.Element, tex: str, error: str, tag: str
 
 
 def visit_math(self: Any, node: nodes.math) -> None:
-    result = site_of(self.builder).rendered(formula_of(node))
+    result = site_of(self.builder).rendered(formula_of(node, self.builder.env))
     if result.html is None:
         error = result.error or "the formula could not be rendered"
         _failed(self, node, node.astext(), error, "span")
@@ -47,7 +47,7 @@ def visit_displaymath(self: Any, node: nodes.math_block) -> None:
         self.body.append(f'<span class="eqno">({number})')
         self.add_permalink_ref(node, _("Link to this equation"))
         self.body.append("</span>")
-    result = site.rendered(formula_of(node))
+    result = site.rendered(formula_of(node, self.builder.env))
     if result.html is None:
         error = result.error or "the formula could not be rendered"
         _failed(self, node, node.astext(), error, "div")
@@ -73,7 +73,7 @@ def link_stylesheet(
     if site.library is not KATEX or "pathto" not in context:
         return
     fonts: set[str] = set()
-    for formula in FORMULAS.of(app.env).get(pagename, ()):
+    for formula in page_formulas(app.env, pagename):
         fonts |= set(site.characters(formula))
     links = [
         f'<link rel="preload" href="{context["pathto"](f"_static/katex/fonts/{name}", 1)}'

@@ -24,7 +24,7 @@ from sphinx.environment import BuildEnvironment
 from ..build import workers
 from ..config import read_config
 from .cache import CACHE, FormulaKeys
-from .collect import FORMULAS, Formula
+from .collect import FORMULAS, Formula, has_references, page_formulas
 from .engines import NoEngineError
 from .renderers import KATEX, TEMML, Library, Rendered, render_batch
 
@@ -138,18 +138,25 @@ def site_of(builder: Builder) -> SiteMath:
 
 
 def site_formulas(env: BuildEnvironment) -> set[Formula]:
-    return {formula for page in FORMULAS.of(env).values() for formula in page}
+    """Every formula as rendered: final once numfig's numbers are (env-get-updated)."""
+    return {formula for docname in FORMULAS.of(env) for formula in page_formulas(env, docname)}
+
+
+def _numbered_early(formulas: Iterable[Formula]) -> list[Formula]:
+    """What can be rendered before equations are numbered: no ``\\eqref`` in it."""
+    return [formula for formula in formulas if not has_references(formula)]
 
 
 def send_page(app: Sphinx, docname: str) -> None:
     """A page is read: in a serial build its formulas go to a worker at once (a -j
     reader is a forked process; the main process sends its pages at env-updated)."""
     if uses_renderer(app.builder) and not workers.sphinx_may_fork(app):
-        site_math(app).send(FORMULAS.of(app.env).get(docname, ()))
+        site_math(app).send(_numbered_early(FORMULAS.of(app.env).get(docname, ())))
 
 
 def send_site(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Reading is over: what no page sent yet goes to the workers now."""
     if uses_renderer(app.builder):
-        site_math(app).send(sorted(site_formulas(env)))
+        pages = FORMULAS.of(env).values()
+        site_math(app).send(sorted(_numbered_early({f for page in pages for f in page})))
     return []
