@@ -284,12 +284,13 @@ def test_what_cannot_be_translated_is_warned_about_at_its_line(make_app, tmp_pat
 
 
 def test_site_macros_and_page_macros_meet(make_app, tmp_path):
-    """A page may redefine a conf.py macro (\\newcommand, as MathJax allows)."""
+    """A page may redefine a conf.py macro (\\newcommand, as MathJax allows), and
+    conf.py's macros may be written for MathJax too."""
     source = _project(
         tmp_path,
-        "$$\n\\newcommand{\\RR}{\\mathbb{C}}\nx\n$$\n\nThen $\\RR$.\n",
+        "$$\n\\newcommand{\\RR}{\\mathbb{C}}\nx\n$$\n\nThen $\\RR$, $3\\unit$.\n",
     )
-    macros = {"\\RR": "\\mathbb{R}"}
+    macros = {"\\RR": "\\mathbb{R}", "\\unit": "\\mbox{ m}"}
     app = make_app(
         "html", srcdir=source, builddir=tmp_path / "build", freshenv=True,
         confoverrides={"playbook_math_macros": macros},

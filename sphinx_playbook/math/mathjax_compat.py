@@ -92,6 +92,7 @@ _DEFINE_COMMANDS = ("\\newcommand", "\\renewcommand", "\\providecommand")
 _TOKEN = re.compile(r"\\(?:[A-Za-z]+|.)", re.DOTALL)
 _NAME = re.compile(r"\s*(\\(?:[A-Za-z]+|.))")
 _PARAMETERS = re.compile(r"[^{]*")
+_MEANING = re.compile(r"\s*=?\s*(\\(?:[A-Za-z]+|.)|\S)")
 _OPTIONAL = re.compile(r"\s*\[([^\]]*)\]")
 _UNDEFINED = re.compile(r"Undefined control sequence: (\\[A-Za-z]+|\\.)|No such environment: (\S+)")
 _REFERENCE = re.compile(r"\\(eqref|ref)\s*\{([^{}]*)\}")
@@ -196,7 +197,7 @@ def translate(tex: str) -> Translated:
             if target is None:
                 out.append(name)
                 continue
-            meaning = re.compile(r"\s*=?\s*(\\(?:[A-Za-z]+|.)|[^\s])").match(tex, target.end())
+            meaning = _MEANING.match(tex, target.end())
             end = meaning.end() if meaning else target.end()
             out.append(tex[token.start() : end])
             result.definitions += "\\global" + tex[token.start() : end]

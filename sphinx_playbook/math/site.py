@@ -26,6 +26,7 @@ from ..config import read_config
 from .cache import CACHE, FormulaKeys
 from .collect import FORMULAS, Formula, has_references, page_formulas
 from .engines import NoEngineError
+from .mathjax_compat import translate
 from .renderers import KATEX, TEMML, Library, Rendered, render_batch
 
 RENDERER = "playbook"
@@ -126,7 +127,9 @@ def site_math(app: Sphinx) -> SiteMath:
         settings = read_config(app.config)
         epub = builder.name.startswith("epub")
         library = TEMML if epub or settings.math == "mathml" else KATEX
-        macros = json.dumps(settings.math_macros, sort_keys=True)
+        # conf.py's macros may be MathJax's too (``\\mbox`` in a body, say).
+        bodies = {name: translate(body).tex for name, body in settings.math_macros.items()}
+        macros = json.dumps(bodies, sort_keys=True)
         _SITES[builder] = SiteMath(app, library, macros, settings.math_display_align)
     return _SITES[builder]
 
