@@ -12,7 +12,7 @@ from typing import Any
 import pydata_sphinx_theme
 import pytest
 import requests
-from conftest import playbook_warnings, read_html
+from conftest import playbook_warnings, png, read_html
 
 from sphinx_playbook.theme.options import PYDATA_OPTIONS, Honoured, Warned
 
@@ -317,3 +317,36 @@ def test_breadcrumbs_follow_a_renamed_parent(make_app, tmp_path):
     assert "part/two" in written
     crumbs = read_html(app, "part/two").select(".pb-breadcrumbs li")
     assert [li.get_text(strip=True) for li in crumbs] == ["Home", "Part", "Renamed", "Two"]
+
+
+def test_logo_images_and_icon_link_attributes(make_app, tmp_path):
+    options = {
+        "logo": {"image_light": "logo-light.png", "image_dark": "logo-dark.png", "text": "Book"},
+        "icon_links": [
+            {
+                "name": "Mastodon",
+                "url": "https://example.social/@book",
+                "icon": "fa-brands fa-mastodon",
+                "attributes": {"rel": "me", "target": "_blank", "onclick": "x()", "data-a": '"'},
+            }
+        ],
+    }
+    src = project(tmp_path, options)
+    for name in ("logo-light.png", "logo-dark.png"):
+        (src / name).write_bytes(png(2, 1))
+    app = make_app("html", srcdir=src, builddir=tmp_path / "out")
+    app.build()
+    assert theme_warnings(app) == []
+    page = read_html(app, "part/page")
+    images = page.select(".pb-header .navbar-brand img")
+    assert [img["src"] for img in images] == [
+        "../_static/logo-light.png",
+        "../_static/logo-dark.png",
+    ]
+    assert "only-light" in images[0]["class"] and "only-dark" in images[1]["class"]
+    assert page.select_one(".navbar-brand .logo__title").get_text(strip=True) == "Book"
+    assert all(Path(app.outdir, "_static", name).is_file() for name in ("logo-light.png",))
+    link = page.select_one(".pb-icon-links a")
+    assert link["href"] == "https://example.social/@book" and link["target"] == "_blank"
+    assert link["rel"] == ["me"], "a Mastodon verification link"
+    assert link["data-a"] == '"' and not link.has_attr("onclick")

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from markupsafe import Markup
 from sphinx.application import Sphinx
 from sphinx.builders import Builder
 from sphinx.errors import ExtensionError
@@ -92,7 +93,10 @@ PYDATA_OPTIONS: dict[str, Handling] = {
     ),
     "logo": Honoured("image_light, image_dark, text, alt_text and link of navbar-logo"),
     "logo_link": Honoured("where navbar-logo links to"),
-    "icon_links": Honoured("navbar-icon-links, common FontAwesome names drawn as inline SVG"),
+    "icon_links": Honoured(
+        "navbar-icon-links, common FontAwesome names drawn as inline SVG, with each "
+        "link's attributes"
+    ),
     "icon_links_label": Honoured("the accessible name of the icon links"),
     "github_url": Honoured("a GitHub icon link"),
     "gitlab_url": Honoured("a GitLab icon link"),
@@ -464,6 +468,29 @@ def _external_links(value: Any) -> list[dict[str, str]]:
     return links
 
 
+_ATTRIBUTE_NAME = re.compile(r"[a-zA-Z_:][-a-zA-Z0-9_:.]*")
+#: Set by the template itself (``rel`` too, unless the link sets it); an ``on...``
+#: attribute would run script.
+_OWN_ATTRIBUTES = frozenset({"href", "class", "title"})
+
+
+def icon_link_attributes(link: Mapping[str, Any]) -> Markup:
+    """An ``icon_links`` entry's ``attributes``, as pydata-sphinx-theme adds them to the
+    link, escaped; event handlers and the attributes the template sets are left out."""
+    attributes = link.get("attributes") if isinstance(link, Mapping) else None
+    if not isinstance(attributes, Mapping):
+        return Markup("")
+    parts = [
+        Markup(' {}="{}"').format(Markup(name), str(value))
+        for name, value in attributes.items()
+        if isinstance(name, str)
+        and _ATTRIBUTE_NAME.fullmatch(name)
+        and name.lower() not in _OWN_ATTRIBUTES
+        and not name.lower().startswith("on")
+    ]
+    return Markup("").join(parts)
+
+
 def add_options_to_context(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
@@ -479,6 +506,7 @@ def add_options_to_context(
     elif switcher is not None:
         context["playbook_switcher_json"] = switcher.json_url
     context["playbook_external_links"] = _external_links(context.get("theme_external_links"))
+    context["playbook_icon_attributes"] = icon_link_attributes
     wanted = str(context.get("theme_use_edit_page_button")).lower() == "true"
     context["playbook_edit_link"] = lambda: _edit_link(context) if wanted else None
 
