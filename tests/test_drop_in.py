@@ -38,15 +38,18 @@ def test_other_extensions_read_the_heading_in_the_body(built, page, title):
     assert [h1.get_text(strip=True).rstrip("¶#") for h1 in seen.find_all("h1")] == [title]
     written = read_html(built, page)
     assert not written.select('[role="main"] h1')
-    assert written.select_one(".pb-title-block h1").get_text() == title
+    assert written.select_one(".pb-article-head h1").get_text() == title
 
 
 @pytest.mark.parametrize(
     ("page", "hidden"), [("index", True), ("hidden-rst", True), ("keys", False)]
 )
 def test_sd_hide_title_hides_the_heading_for_the_eye_only(built, page, hidden):
-    heading = read_html(built, page).select_one(".pb-title-block h1")
+    written = read_html(built, page)
+    heading = written.select_one(".pb-article-head h1")
     assert ("pb-visually-hidden" in heading["class"]) is hidden
+    # A hidden title without a description leaves no empty title block behind.
+    assert (written.select_one(".pb-title-block") is None) is hidden
 
 
 def test_only_a_key_nobody_reads_is_warned_about(built):
