@@ -86,9 +86,17 @@ def test_definitions_are_kept_for_later_formulas_as_gdefs():
         r"\gdef\R{\mathbb{R}}\gdef\norm#1{\lVert #1 \rVert}\gdef\v#1{\mathbf{#1}}"
         r"\gdef\tr{\operatorname{tr}}\global\let\eps=\varepsilon"
     )
+    # The formula itself defines them as the later formulas get them.
+    assert result.tex.replace(" ", "") == result.definitions.replace(" ", "") + "x"
     later = render_many(KATEX, [(r"\norm{\v{x}} \in \R, \tr A, \eps", False, result.definitions)])
     assert later[0].error is None
     assert "∥" in later[0].html and "ε" in later[0].html
+
+
+def test_a_definition_in_an_align_cell_outlives_the_cell():
+    """MathJax's definitions are global; KaTeX's \\newcommand ends with its group."""
+    tex = r"\begin{align} \newcommand{\R}{\mathbb{R}} a &\in \R \\ b &\in \R \end{align}"
+    assert render(KATEX, translate(tex).tex, True).error is None
 
 
 def test_a_macro_is_defined_for_the_formulas_after_its_definition_only():

@@ -190,18 +190,17 @@ def translate(tex: str) -> Translated:
         elif name in _DEFINE_COMMANDS or name in ("\\def", "\\gdef", "\\DeclareMathOperator"):
             definition, position = _definition(name, tex, position, result)
             out.append(definition)
-            if definition.startswith("\\def"):
-                result.definitions += "\\gdef" + definition[len("\\def") :]
+            result.definitions += definition if definition.startswith("\\gdef") else ""
         elif name == "\\let":
             target = _NAME.match(tex, position)
-            if target is None:
+            meaning = _MEANING.match(tex, target.end()) if target else None
+            if meaning is None:
                 out.append(name)
                 continue
-            meaning = _MEANING.match(tex, target.end())
-            end = meaning.end() if meaning else target.end()
-            out.append(tex[token.start() : end])
-            result.definitions += "\\global" + tex[token.start() : end]
-            position = end
+            definition = "\\global" + tex[token.start() : meaning.end()]
+            out.append(definition)
+            result.definitions += definition
+            position = meaning.end()
         else:
             out.append(name)
     out.append(tex[position:])
@@ -220,9 +219,11 @@ def _character(code: str) -> str:
 
 
 def _definition(command: str, tex: str, position: int, result: Translated) -> tuple[str, int]:
-    """A definition as ``\\def``: KaTeX's ``\\newcommand`` refuses a macro that is
+    """A definition as ``\\gdef``: KaTeX's ``\\newcommand`` refuses a macro that is
     already defined (by an earlier formula of the page, say), and its
-    ``\\renewcommand`` one that is not; MathJax allows both, as ``\\def`` does."""
+    ``\\renewcommand`` one that is not; MathJax allows both, as ``\\gdef`` does.
+    Global, as MathJax's definitions are: one inside an ``align`` cell outlives
+    the cell (each formula has its own copy of the macros, so it goes no further)."""
     star = tex.startswith("*", position)
     position += star
     if command in ("\\def", "\\gdef"):
@@ -232,12 +233,12 @@ def _definition(command: str, tex: str, position: int, result: Translated) -> tu
         parameters = _PARAMETERS.match(tex, match.end())
         assert parameters is not None  # [^{]* always matches
         body, end = _argument(tex, parameters.end())
-        return f"\\def{match[1]}{parameters[0]}{{{translate(body).tex}}}", end
+        return f"\\gdef{match[1]}{parameters[0]}{{{translate(body).tex}}}", end
     name, position = _braced_name(tex, position)
     if command == "\\DeclareMathOperator":
         body, end = _argument(tex, position)
         operator = "\\operatorname*" if star else "\\operatorname"
-        return f"\\def{name}{{{operator}{{{translate(body).tex}}}}}", end
+        return f"\\gdef{name}{{{operator}{{{translate(body).tex}}}}}", end
     count, position = _optional(tex, position)
     default, position = _optional(tex, position)
     body, end = _argument(tex, position)
@@ -251,7 +252,7 @@ def _definition(command: str, tex: str, position: int, result: Translated) -> tu
     except ValueError:
         arguments = 0
     taken = "".join(f"#{number}" for number in range(1, arguments + 1))
-    return f"\\def{name}{taken}{{{translate(body).tex}}}", end
+    return f"\\gdef{name}{taken}{{{translate(body).tex}}}", end
 
 
 def references(tex: str) -> list[str]:
