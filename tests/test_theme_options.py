@@ -350,3 +350,14 @@ def test_logo_images_and_icon_link_attributes(make_app, tmp_path):
     assert link["href"] == "https://example.social/@book" and link["target"] == "_blank"
     assert link["rel"] == ["me"], "a Mastodon verification link"
     assert link["data-a"] == '"' and not link.has_attr("onclick")
+
+
+def test_menu_label_alignment_and_no_search(make_app, tmp_path):
+    options = {"header_dropdown_text": "Contents", "navbar_align": "left", "disable_search": True}
+    app = make_app("html", srcdir=project(tmp_path, options), builddir=tmp_path / "out")
+    app.build()
+    assert theme_warnings(app) == []
+    page = read_html(app, "part/page")
+    assert page.select_one(".pb-chapters summary").get_text(strip=True) == "Contents"
+    assert "pb-header--align-left" in page.select_one(".pb-header__inner")["class"]
+    assert page.select(".pb-search-button, .pb-header__persistent, #pst-search-dialog") == []
