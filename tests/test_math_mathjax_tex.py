@@ -17,7 +17,7 @@ from bs4 import BeautifulSoup
 from conftest import playbook_warnings, sphinx_build
 
 from sphinx_playbook.math.cache import FormulaKeys
-from sphinx_playbook.math.mathjax_compat import advice, resolve_references, translate
+from sphinx_playbook.math.mathjax_compat import INSTEAD, advice, resolve_references, translate
 from sphinx_playbook.math.renderers import KATEX, TEMML, render, render_many
 
 #: What KaTeX rejects, or numbers itself, as MathJax authors write it.
@@ -308,3 +308,13 @@ def test_site_macros_and_page_macros_meet(make_app, tmp_path):
     formulas = _formulas(_read(Path(app.outdir)))
     (later,) = [f for f in formulas if f.select_one("annotation").get_text() == "\\RR"]
     assert later.select_one(".katex-html").get_text().strip() == "C"
+
+
+@pytest.mark.parametrize("name", sorted(INSTEAD))
+def test_every_command_without_translation_gets_its_advice_from_katexs_error(name):
+    """The table matches what KaTeX says: each entry is rejected by KaTeX, after
+    translation, and the error leads to the entry's advice."""
+    tex = f"{name}{{x}}" if name.startswith("\\") else f"\\begin{{{name}}}x\\end{{{name}}}"
+    result = render(KATEX, translate(tex).tex, True)
+    assert result.error is not None
+    assert advice(result.error) == f"KaTeX has no {name}: {INSTEAD[name]}"
