@@ -34,6 +34,7 @@ FORMULA_ATTRIBUTE = "playbook_formula"
 
 _MATH_NODES = (nodes.math, nodes.math_block)
 _LABEL = re.compile(r"\\label\s*\{[^{}]*\}")
+_MYST_RANDOM_LABEL = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
 def wrapped_display(tex: str, node: nodes.math_block) -> str:
@@ -122,12 +123,20 @@ def _promote_labels(
 ) -> None:
     """A display equation Sphinx has no label for takes its first ``\\label`` as
     one: numbered, linked by ``{eq}``, its number what ``\\eqref`` shows. The
-    ``\\label`` leaves the node's TeX, or LaTeX would get two labels for it."""
+    ``\\label`` leaves the node's TeX, or LaTeX would get two labels for it.
+    (MyST's amsmath extension labels a numbered environment with a random
+    UUID, which no one can link to: the ``\\label`` replaces it.)"""
     domain = env.domains.math_domain
     promoted = False
     for node, formula in zip(found, translated, strict=True):
-        if not (isinstance(node, nodes.math_block) and formula.labels and not node.get("label")):
+        if not (isinstance(node, nodes.math_block) and formula.labels):
             continue
+        random = _MYST_RANDOM_LABEL.fullmatch(node.get("label") or "")
+        if node.get("label") and not ("amsmath" in node["classes"] and random):
+            continue
+        if random:
+            domain.equations.pop(random[0], None)
+            node["ids"] = [i for i in node["ids"] if i != nodes.make_id(f"equation-{random[0]}")]
         label = formula.labels[0]
         domain.note_equation(docname, label, location=node)
         node["label"], node["docname"] = label, docname
