@@ -84,3 +84,22 @@ def test_search_page_finds_results(page_at, site_url):
     assert any(href.startswith(site_url + INDEX) for href in hrefs), (
         f"the results should link to the index under the sub-path: {hrefs}"
     )
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_search_excerpts_come_from_the_body(page_at, width):
+    """An excerpt is the text around the term in the article's body: not the byline,
+    the table of contents or the previous and next links, which list section titles
+    first. The search page itself passes axe and fits the screen."""
+    from .test_accessibility import blocking_violations
+
+    page = page_at(width, path="article-myst/search.html?q=memory")
+    excerpt = page.locator("#search-results li p.context").first
+    expect(excerpt, "a result should show an excerpt").to_be_visible()
+    text = " ".join(excerpt.inner_text().split())
+    for chrome in ("Table of Contents", "Authors", "Published", "Previous", "Next"):
+        assert chrome not in text, f"the excerpt comes from the page's chrome: {text!r}"
+    assert blocking_violations(page) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    body = page_at(width, path=INDEX).locator('[role="main"]').inner_text()
+    assert text.strip(".")[:60] in " ".join(body.split()), text
