@@ -46,8 +46,9 @@ MATRIX = (
         ("myst_nb",),
         "myst-nb",
         "myst_nb.ipynb",
-        "a notebook is a page: its first heading in the title block, its outputs shown; "
-        "Markdown pages keep their front matter (byline)",
+        "a notebook is a page: its first heading in the title block, its math rendered, "
+        "its outputs shown (a figure on its dark-mode backdrop); Markdown pages keep "
+        "their front matter (byline)",
         "myst-nb reads .md and .ipynb; ours does not set up myst_parser after it",
         {"nb_execution_mode": "off"},
     ),

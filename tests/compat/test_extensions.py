@@ -82,9 +82,16 @@ def check_article(out: Path) -> None:
 
 
 def check_myst_nb(out: Path) -> None:
+    """A tutorial: its heading in the title block, math rendered at build time, a
+    stream output and a transparent figure with its dark-mode backdrop."""
     notebook = page(out, "myst_nb")
+    main = notebook.select_one('[role="main"]')
     assert notebook.select_one(".pb-title-block h1").get_text() == "A notebook page"
-    assert "forty-two" in notebook.select_one('[role="main"]').get_text()
+    assert "forty-two" in main.get_text()
+    assert main.select(".katex-display"), "the display formula is rendered by KaTeX"
+    figure = main.select_one("img[src$='.png']")
+    assert figure is not None and (out / figure["src"]).is_file()
+    assert "pb-transparent" in figure.get("class", [])
 
 
 def check_copybutton(out: Path) -> None:
