@@ -331,3 +331,14 @@ def test_every_command_without_translation_gets_its_advice_from_katexs_error(nam
     result = render(KATEX, translate(tex).tex, True)
     assert result.error is not None
     assert advice(result.error) == f"KaTeX has no {name}: {INSTEAD[name]}"
+
+
+def test_off_leaves_the_tex_to_the_authors_mathjax(rootdir, tmp_path):
+    """playbook_math = "off": MathJax reads the formulas as written, \\label included
+    (so :eq:`eq:energy` finds no equation, as in any Sphinx project: no -W)."""
+    out = tmp_path / "out"
+    source = rootdir / "test-math-mathjax-rst"
+    sphinx_build("-b", "html", "-D", "playbook_math=off", str(source), str(out))
+    text = (out / "index.html").read_text(encoding="utf-8")
+    assert r"E = mc^2 \label{eq:energy}" in text and r"\mbox{hello}" in text
+    assert "katex" not in text

@@ -19,9 +19,13 @@ from .site import RENDERER, send_page, send_site
 
 
 def _collect(app: Sphinx, doctree: nodes.document) -> None:
+    """Each page's formulas, translated from MathJax's TeX; with ``"off"`` the
+    author's MathJax reads the TeX as written, labels and all."""
+    if read_config(app.config).math == "off":
+        return
     docname = app.env.docname
     FORMULAS.of(app.env)[docname] = collect_page(app.env, docname, doctree)
-    send_page(app, app.env.docname)
+    send_page(app, docname)
 
 
 def _use_renderer(app: Sphinx, config: Any) -> None:
@@ -36,7 +40,7 @@ def setup_math(app: Sphinx, *, config_inited: bool) -> None:
     app.add_html_math_renderer(
         RENDERER, inline_renderers=(visit_math, None), block_renderers=(visit_displaymath, None)
     )
-    # Before the hover cards copy the equations (priority 600), labels promoted.
+    # Before the hover cards copy the equations (priority 600): \label promoted.
     app.connect("doctree-read", _collect)
     app.connect("env-updated", send_site)
     app.connect("env-get-updated", prepare_assets)
