@@ -2,9 +2,10 @@
 
 A formula is rendered as :mod:`.mathjax_compat` translates it, with the macros
 the page's earlier formulas defined (MathJax keeps a definition for the rest of
-the page, and so do we). Each math node keeps its formula, and its page, in an
+the page, and so do we). A node whose formula depends on its page (macros
+defined before it, an ``\\eqref``) keeps its page and those definitions in an
 attribute: the translator, and a hover card that copies the node, render
-exactly what was collected.
+exactly what was collected. Other nodes are left as they were read.
 
 An ``\\eqref`` keeps its label until the number is needed (:func:`resolved`):
 with ``numfig``, Sphinx numbers equations across pages only at
@@ -29,8 +30,8 @@ Formula = tuple[str, bool, str]
 FORMULAS: PageStore[tuple[Formula, ...]] = PageStore("formulas")
 #: Each page's labelled equations: label -> (the equation's id, its number on the page).
 EQUATIONS: PageStore[dict[str, tuple[str, int]]] = PageStore("equations")
-#: The node attribute that holds a formula as collected, and the page it is on.
-FORMULA_ATTRIBUTE = "playbook_formula"
+#: The node attribute that holds (its page, the page's definitions before it).
+PAGE_ATTRIBUTE = "playbook_math_page"
 
 _MATH_NODES = (nodes.math, nodes.math_block)
 _LABEL = re.compile(r"\\label\s*\{[^{}]*\}")
@@ -74,13 +75,10 @@ def _formula(node: nodes.math | nodes.math_block, tex: str, definitions: str) ->
 
 
 def formula_of(node: nodes.math | nodes.math_block, env: BuildEnvironment) -> Formula:
-    """The node's formula as rendered; one made elsewhere (no page read it)
-    stands alone: no macros of the page, no equation numbers."""
-    collected = node.get(FORMULA_ATTRIBUTE)
-    if collected is not None:
-        tex, display, definitions, docname = collected
-        return resolved(env, docname, (tex, bool(display), definitions))
-    return _formula(node, resolve_references(translate(node.astext()).tex, {}), "")
+    """The node's formula as rendered, as :func:`collect_page` made it (a node
+    no page read stands alone: no macros of a page, no equation numbers)."""
+    docname, definitions = node.get(PAGE_ATTRIBUTE, ("", ""))
+    return resolved(env, docname, _formula(node, translate(node.astext()).tex, definitions))
 
 
 def has_references(formula: Formula) -> bool:
@@ -194,8 +192,11 @@ def collect_page(env: BuildEnvironment, docname: str, doctree: nodes.Node) -> tu
                     PlaybookWarning.MATH,
                     node,
                 )
-        formula = _formula(node, result.tex, definitions)
-        node[FORMULA_ATTRIBUTE] = (*formula, docname)
+        # What formula_of reads at write time: the node's TeX, its \\label gone if promoted.
+        tex = translate(node.astext()).tex if result.labels else result.tex
+        formula = _formula(node, tex, definitions)
+        if definitions or has_references(formula):
+            node[PAGE_ATTRIBUTE] = (docname, definitions)
         formulas.append(formula)
         definitions += result.definitions
     return tuple(formulas)
