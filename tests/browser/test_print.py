@@ -57,7 +57,7 @@ PARAGRAPHS = """(selector) => {
     walk(block, runs);
     result.push({
       runs: runs.filter((r) => r.trim()),
-      inColumns: !!block.closest(".pb-side-by-side"),
+      inColumns: !!block.closest(".pb-side-by-side, td, th"),
       html: block.outerHTML.slice(0, 200),
     });
   }
@@ -193,8 +193,9 @@ def test_every_paragraph_prints_in_reading_order(printed, path: str, paper: str)
     text = pdf.body_text()
     runs = [run for block in blocks if not block["inColumns"] for run in block["runs"]]
     _assert_in_order(runs, text, f"{path} on {paper}")
-    # Side-by-side columns print as columns: their lines interleave, so each line's
-    # words are looked for on their own.
+    # Side-by-side columns, and the cells of a table row, print side by side: their
+    # lines interleave (a cell wrapped on two lines is read across the row), so each
+    # line's words are looked for on their own.
     squashed = squash(text)
     for block in blocks:
         if block["inColumns"]:
