@@ -172,8 +172,9 @@ def _equations(
 
 
 def collect_page(env: BuildEnvironment, docname: str, doctree: nodes.Node) -> tuple[Formula, ...]:
-    """The page's formulas, each also kept on its node, references still to be
-    numbered; what cannot be translated is warned about at its line."""
+    """The page's formulas, references still to be numbered (a formula that
+    depends on the page notes it on its node); what cannot be translated is
+    warned about at its line."""
     found = list(math_nodes(doctree))
     translated = [translate(node.astext()) for node in found]
     _promote_labels(env, docname, found, translated)
@@ -192,7 +193,7 @@ def collect_page(env: BuildEnvironment, docname: str, doctree: nodes.Node) -> tu
                     PlaybookWarning.MATH,
                     node,
                 )
-        # What formula_of reads at write time: the node's TeX, its \\label gone if promoted.
+        # What formula_of reads at write time: the node's TeX, its \label gone if promoted.
         tex = translate(node.astext()).tex if result.labels else result.tex
         formula = _formula(node, tex, definitions)
         if definitions or has_references(formula):
