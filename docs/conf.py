@@ -9,8 +9,8 @@ from pathlib import Path
 
 import sphinx_playbook
 
-# docs/_ext: config_reference writes the Configuration page's tables from the
-# code, compat_matrix the compatibility matrix from tests/compat/matrix.py.
+# docs/_ext: config_reference, the extension that writes the Configuration
+# page's tables from the code.
 sys.path.insert(0, str(Path(__file__).parent / "_ext"))
 
 # -- Project ------------------------------------------------------------------
@@ -21,7 +21,7 @@ version = release = sphinx_playbook.__version__
 
 # -- The two lines a playbook needs -------------------------------------------
 # Listing sphinx_playbook also loads myst_parser and sphinx_design.
-extensions = ["sphinx_playbook", "config_reference", "compat_matrix"]
+extensions = ["sphinx_playbook", "config_reference"]
 html_theme = "sphinx_playbook"
 
 # -- MyST ---------------------------------------------------------------------

@@ -132,3 +132,20 @@ MATRIX = (
         {"bibtex_bibfiles": ["refs.bib"], "playbook_citations": False},
     ),
 )
+
+
+def markdown_table() -> str:
+    """The matrix as the Markdown table docs/moving-a-project.md shows."""
+
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")
+
+    lines = [
+        "| extension | package | checked in the tests | what sphinx_playbook does |",
+        "| --- | --- | --- | --- |",
+    ]
+    for entry in MATRIX:
+        names = ", ".join(f"`{name}`" for name in entry.extensions)
+        cells = (names, cell(entry.package), cell(entry.checked), cell(entry.ours))
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
