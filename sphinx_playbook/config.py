@@ -16,6 +16,7 @@ from sphinx.application import Sphinx
 from sphinx.config import Config
 
 from .diagnostics import PlaybookWarning, warn
+from .urls import is_safe_url
 
 PREFIX = "playbook_"
 
@@ -334,6 +335,22 @@ def _validate_config(app: Sphinx, config: Config) -> None:
                 PlaybookWarning.CONFIG,
             )
             setattr(config, PREFIX + name, _default(f))
+    _repository_from_theme_options(config)
+
+
+def _repository_from_theme_options(config: Config) -> None:
+    """sphinx-book-theme's ``repository_url`` and ``repository_branch`` (in
+    ``html_theme_options``) are the defaults of ours: a project moving from it keeps
+    the appendix's *Updates and corrections* links."""
+    options = config.html_theme_options if isinstance(config.html_theme_options, dict) else {}
+    url, branch = options.get("repository_url"), options.get("repository_branch")
+    url = url.strip() if isinstance(url, str) else ""
+    branch = branch.strip() if isinstance(branch, str) else ""
+    # An unsafe URL is left out here; theme/options.py warns about it.
+    if config[PREFIX + "repository_url"] is None and url and is_safe_url(url):
+        config[PREFIX + "repository_url"] = url
+    if config[PREFIX + "repository_branch"] == "main" and branch:
+        config[PREFIX + "repository_branch"] = branch
 
 
 def read_config(config: Config) -> PlaybookConfig:

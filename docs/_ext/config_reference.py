@@ -134,8 +134,9 @@ THEME_OPTIONS: dict[str, ThemeOption] = {
     ),
     "article_header_end": ThemeOption(
         "components",
-        "The end of that row. `edit-this-page` is the *Edit on GitHub* link of "
-        "`use_edit_page_button`.",
+        "The end of that row. `article-header-buttons` holds the *Edit on GitHub* link of "
+        "`use_edit_page_button` and sphinx-book-theme's source, issues and download "
+        "links; `edit-this-page` is the Edit link alone.",
         [],
     ),
     "show_toc_level": ThemeOption(
@@ -358,7 +359,7 @@ class ThemeOptionsTable(ReferenceTable):
     kind_of_rows = "theme.toml options"
 
     def all_names(self) -> list[str]:
-        return list(theme_toml_options())
+        return [name for name in theme_toml_options() if name not in BOOK_ONLY]
 
     def dependencies(self) -> list[str]:
         return [str(theme_toml_path())]
@@ -380,14 +381,24 @@ class ThemeOptionsTable(ReferenceTable):
         return KINDS[entry.kind], default, entry.example, entry.doc
 
 
+#: sphinx-book-theme's options that only {playbook-book-theme-options} documents (it
+#: prints them all): theme.toml declares them, no {playbook-theme-options} row needs to.
+BOOK_ONLY = frozenset(options_module.BOOK_THEME_OPTIONS) - frozenset(THEME_OPTIONS)
+
+
 class PydataOptionsTable(SphinxDirective):
     """``{playbook-pydata-options}``: every option pydata-sphinx-theme documents and
     what this theme does with it, from :data:`sphinx_playbook.theme.options.PYDATA_OPTIONS`
     (the test suite checks that table against the installed theme.conf)."""
 
+    css_class = "playbook-pydata-options"
+
+    def handlings(self) -> dict[str, Any]:
+        return options_module.PYDATA_OPTIONS
+
     def run(self) -> list[nodes.Node]:
         self.env.note_dependency(options_module.__file__ or "")
-        table = nodes.table(classes=["playbook-pydata-options", "l-page"])
+        table = nodes.table(classes=[self.css_class, "l-page"])
         group = nodes.tgroup(cols=2)
         table += group
         group.extend(nodes.colspec(colwidth=width) for width in (30, 70))
@@ -397,7 +408,7 @@ class PydataOptionsTable(SphinxDirective):
         )
         group += head
         body = nodes.tbody()
-        for name, handling in options_module.PYDATA_OPTIONS.items():
+        for name, handling in self.handlings().items():
             if isinstance(handling, options_module.Honoured):
                 text = handling.what + "."
             else:
@@ -406,6 +417,17 @@ class PydataOptionsTable(SphinxDirective):
             body += nodes.row("", *(nodes.entry("", nodes.paragraph("", "", c)) for c in cells))
         group += body
         return [table]
+
+
+class BookThemeOptionsTable(PydataOptionsTable):
+    """``{playbook-book-theme-options}``: sphinx-book-theme's own options and what this
+    theme does with each, from :data:`sphinx_playbook.theme.options.BOOK_THEME_OPTIONS`
+    (tests/test_book_theme_options.py checks it against sphinx-book-theme's list)."""
+
+    css_class = "playbook-book-theme-options"
+
+    def handlings(self) -> dict[str, Any]:
+        return options_module.BOOK_THEME_OPTIONS
 
 
 def check_complete(app: Sphinx, env: BuildEnvironment) -> None:
@@ -417,7 +439,9 @@ def check_complete(app: Sphinx, env: BuildEnvironment) -> None:
         return  # a project without reference tables
     expected = {
         (CONFIG_TABLE, "playbook-config-table"): config_names(),
-        (THEME_TABLE, "playbook-theme-options"): list(theme_toml_options()),
+        (THEME_TABLE, "playbook-theme-options"): [
+            name for name in theme_toml_options() if name not in BOOK_ONLY
+        ],
     }
     for (table, directive), names in expected.items():
         missing = [name for name in names if (table, name) not in shown]
@@ -446,6 +470,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("playbook-config-table", ConfigTable)
     app.add_directive("playbook-theme-options", ThemeOptionsTable)
     app.add_directive("playbook-pydata-options", PydataOptionsTable)
+    app.add_directive("playbook-book-theme-options", BookThemeOptionsTable)
     app.connect("env-check-consistency", check_complete)
     return {
         "version": __version__,

@@ -7,6 +7,9 @@ place in it (:class:`Warned`): then conf.py gets one ``playbook.theme`` warning
 per build, at the option's line, naming it and what to use instead. Nothing is
 dropped silently; tests/test_theme_options.py reads the installed theme.conf,
 so an option a new pydata-sphinx-theme adds fails it until it is classified here.
+sphinx-book-theme's own options, which projects moving from it set, are classified
+the same way (:data:`BOOK_THEME_OPTIONS`, tests/test_book_theme_options.py); its
+``repository_url`` & co. give the Edit, source, issues and repository links.
 
 Also here, at ``builder-inited`` (before pydata-sphinx-theme's own handler):
 
@@ -20,7 +23,8 @@ Also here, at ``builder-inited`` (before pydata-sphinx-theme's own handler):
   the local file only.
 
 And at ``html-page-context``: the switcher's entries, the ``external_links``, the
-"edit this page" URL, and one search button in the header however the slots are
+"edit this page" URL, the announcement's URL (the site's own origin only, checked
+at ``builder-inited``), and one search button in the header however the slots are
 filled (pydata-sphinx-theme keeps search reachable through ``navbar_persistent``).
 """
 
@@ -34,12 +38,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from markupsafe import Markup
 from sphinx.application import Sphinx
 from sphinx.builders import Builder
 from sphinx.errors import ExtensionError
+from sphinx.locale import _
 
 from ..diagnostics import PlaybookWarning, warn
 from ..urls import is_safe_url
@@ -192,12 +197,78 @@ PYDATA_OPTIONS: dict[str, Handling] = {
 #: This theme's own options (theme.toml).
 OWN_OPTIONS = ("toc_title", "toc_open")
 
+#: sphinx-book-theme's own options (the ``[options]`` of its theme.conf that are not
+#: pydata-sphinx-theme's, which PYDATA_OPTIONS classifies), declared in theme.toml so a
+#: project moving from it builds with ``-W``: each honoured, or warned about once.
+BOOK_THEME_OPTIONS: dict[str, Handling] = {
+    # The repository: the links above the title block and in the header.
+    "repository_url": Honoured(
+        "the repository of use_edit_page_button's Edit link (as html_context's github_* "
+        "are), of the repository, source and issues links, and the default of "
+        "playbook_repository_url (the appendix's Updates and corrections)"
+    ),
+    "repository_branch": Honoured(
+        "the branch of those links (main when empty), and the default of playbook_repository_branch"
+    ),
+    "repository_provider": Honoured(
+        "github, gitlab or bitbucket, for a repository_url on a host of one's own"
+    ),
+    "path_to_docs": Honoured(
+        "the folder of conf.py in the repository, for the Edit and source links"
+    ),
+    "use_repository_button": Honoured("an icon link to repository_url at the end of the header"),
+    "use_issues_button": Honoured(
+        "an Open issue link above the title block (GitHub, GitLab, Bitbucket)"
+    ),
+    "use_source_button": Honoured(
+        "a Show source link above the title block, to the page's file in the repository"
+    ),
+    "use_download_button": Honoured(
+        "a link above the title block to the page's source file (html_copy_source); off "
+        "by default here. To print, the print stylesheet lays the article out for paper"
+    ),
+    "use_fullscreen_button": Warned(
+        "there is no full-screen button: the browser's own full-screen mode (F11) shows "
+        "the article alone",
+        harmless=(False,),
+    ),
+    "launch_buttons": Warned(
+        "no Binder, JupyterHub, Colab or Thebe launch buttons are drawn: link to them "
+        "yourself, e.g. with icon_links or a link in the page",
+        harmless=({}, "", "{}", None),
+    ),
+    # The primary sidebar.
+    "home_page_in_toc": Honoured(
+        "the Chapters menu lists the home page first, whatever the value; the logo links to it too"
+    ),
+    "show_navbar_depth": Warned(_NO_SIDEBAR, harmless=(1, "1")),
+    "max_navbar_depth": Warned(_NO_SIDEBAR, harmless=(4, "4")),
+    "collapse_navbar": Warned(_NO_SIDEBAR, harmless=(False,)),
+    "expand_toc_sections": Warned(_NO_SIDEBAR, harmless=([], "", "[]")),
+    # The footer and the page.
+    "extra_footer": Honoured("HTML added at the end of the footer"),
+    "footer_content_items": Warned(
+        "the article has no content footer; use footer_start, footer_center, footer_end "
+        "or extra_footer",
+        harmless=("", []),
+    ),
+    "toc_title": Honoured("the title of the table of contents in the left margin"),
+    "use_sidenotes": Honoured(
+        "nothing to turn on: footnotes are already read beside the text, as hover cards, "
+        "and gathered in the appendix; the aside directive puts a note in the margin"
+    ),
+}
+
 #: pydata-sphinx-theme components that need what this page has not got, in any slot.
 _UNDRAWN_COMPONENTS = {
     "sidebar-nav-bs": "the Chapters menu (chapters-menu) lists the book's pages",
     "sidebar-collapse": "the page has no sidebar to collapse",
     "page-toc": "the table of contents is in the left margin",
     "sidebar-ethical-ads": "pages request nothing from another origin",
+    # sphinx-book-theme's own.
+    "toggle-primary-sidebar": "the page has no sidebar to toggle",
+    "toggle-secondary-sidebar": "the page has no sidebar to toggle",
+    "sbt-sidebar-nav": "the Chapters menu (chapters-menu) lists the book's pages",
 }
 _SLOTS = (
     "navbar_start",
@@ -386,6 +457,190 @@ def _switcher(app: Sphinx, options: dict[str, Any], check: bool) -> Switcher | N
     return Switcher(match, site_path, True, versions)
 
 
+# sphinx-book-theme's repository and announcement ----------------------------------------
+
+
+def _is_true(value: Any) -> bool:
+    return value is True or (isinstance(value, str) and value.strip().lower() == "true")
+
+
+@dataclass(frozen=True)
+class Repository:
+    """sphinx-book-theme's ``repository_url`` & co., read as it reads them."""
+
+    url: str
+    #: "github", "gitlab", "bitbucket", or "" for a host of another kind.
+    provider: str
+    #: The URL before owner/name: html_context's ``<provider>_url``.
+    host: str
+    owner: str
+    name: str
+    branch: str
+    doc_path: str
+
+
+_PROVIDERS = {"github": "GitHub", "gitlab": "GitLab", "bitbucket": "Bitbucket"}
+_REPOSITORIES: weakref.WeakKeyDictionary[Builder, Repository | None] = weakref.WeakKeyDictionary()
+
+
+def _repository(app: Sphinx, options: Mapping[str, Any]) -> Repository | None:
+    """``repository_url`` split as sphinx-book-theme splits it (its last two parts are
+    the owner and the name), with ``repository_branch``, ``repository_provider`` and
+    ``path_to_docs``; None, with a warning for a URL that is not a repository's."""
+    url = str(options.get("repository_url") or "").strip().rstrip("/")
+    if not url:
+        return None
+    host, _, rest = url.rpartition("/")
+    host, _, owner = host.rpartition("/")
+    if urlsplit(url).scheme not in ("http", "https") or not is_safe_url(url) or "//" not in host:
+        _warn_option(
+            app,
+            "repository_url",
+            f"{url!r} is not an http(s) URL ending with owner/repository; the repository, "
+            "Edit, source and issues links are left out",
+        )
+        return None
+    provider = str(options.get("repository_provider") or "").strip().lower()
+    if not provider:
+        netloc = urlsplit(url).netloc.lower()
+        provider = next((p for p in _PROVIDERS if p in netloc), "")
+    if provider not in _PROVIDERS:
+        _warn_option(
+            app,
+            "repository_url",
+            f"{url!r} is on none of GitHub, GitLab and Bitbucket: set repository_provider "
+            "to 'github', 'gitlab' or 'bitbucket' (the kind of host it is); meanwhile only "
+            "the repository link is shown",
+        )
+        provider = ""
+    branch = str(options.get("repository_branch") or "").strip() or "main"
+    doc_path = str(options.get("path_to_docs") or "").strip().strip("/")
+    return Repository(url, provider, host, owner, rest, branch, doc_path)
+
+
+def _add_repository_context(repository: Repository, context: dict[str, Any]) -> None:
+    """The html_context keys pydata-sphinx-theme's edit URL reads, from the repository,
+    unless conf.py's html_context gives a repository of its own."""
+    if not repository.provider or "edit_page_url_template" in context:
+        return
+    if any(context.get(keys[0]) not in (None, "None", "") for keys in _EDIT_KEYS):
+        return
+    p = repository.provider
+    context.update(
+        {
+            f"{p}_user": repository.owner,
+            f"{p}_repo": repository.name,
+            f"{p}_version": repository.branch,
+            f"{p}_url": repository.host,
+        }
+    )
+    if repository.doc_path and not context.get("doc_path"):
+        context["doc_path"] = repository.doc_path
+
+
+def _source_url(provider: str, edit_url: str) -> str:
+    """The page's file shown in the repository, from its edit URL (as sphinx-book-theme)."""
+    if provider == "Bitbucket":
+        return edit_url.replace("?mode=edit", "")
+    if provider in ("GitHub", "GitLab"):
+        return edit_url.replace("/edit/", "/blob/", 1) + "?plain=1"
+    return ""
+
+
+def _issues_url(repository: Repository, pagename: str) -> str:
+    title = quote(f"Issue on page /{pagename}.html")
+    if repository.provider == "github":
+        return f"{repository.url}/issues/new?title={title}"
+    if repository.provider == "gitlab":
+        return f"{repository.url}/-/issues/new?issue[title]={title}"
+    return f"{repository.url}/issues/new"
+
+
+def _page_links(app: Sphinx, context: dict[str, Any]) -> list[dict[str, str]]:
+    """sphinx-book-theme's header buttons drawn here, after the Edit link: the page's
+    source in the repository, an issue about it, its source file to download."""
+    links: list[dict[str, str]] = []
+    repository = _REPOSITORIES.get(app.builder)
+    if _is_true(context.get("theme_use_source_button")):
+        edit = _edit_link(context)
+        source = _source_url(*edit) if edit else ""
+        if source:
+            links.append({"kind": "source", "label": _("Show source"), "url": source})
+    if _is_true(context.get("theme_use_issues_button")) and repository and repository.provider:
+        url = _issues_url(repository, str(context.get("pagename", "")))
+        links.append({"kind": "issues", "label": _("Open issue"), "url": url})
+    if (
+        _is_true(context.get("theme_use_download_button"))
+        and context.get("has_source")
+        and context.get("sourcename")
+        and "pathto" in context
+    ):
+        url = context["pathto"]("_sources/" + str(context["sourcename"]), 1)
+        suffix = str(context.get("page_source_suffix") or "")
+        label = _("Download the source") + (f" ({suffix})" if suffix else "")
+        links.append({"kind": "download", "label": label, "url": url})
+    return links
+
+
+def _repository_icon_link(repository: Repository | None, context: Mapping[str, Any]) -> list:
+    """use_repository_button: one more icon link, unless icon_links has the URL."""
+    if repository is None or not _is_true(context.get("theme_use_repository_button")):
+        return []
+    known = {
+        str(link.get("url", "")).rstrip("/")
+        for link in context.get("theme_icon_links") or []
+        if isinstance(link, Mapping)
+    }
+    if repository.url in known:
+        return []
+    icon = f"fa-brands fa-{repository.provider}" if repository.provider else "fa-solid fa-link"
+    return [{"name": _("Source repository"), "url": repository.url, "icon": icon}]
+
+
+#: A value of ``announcement`` that is a path of the site (pydata-sphinx-theme fetches
+#: only ``http...`` values; a path would be shown as text there).
+_ANNOUNCEMENT_PATH = re.compile(r"(?:\.{0,2}/)?[\w.~%/-]+\.(?:html?|txt)(?:[?#]\S*)?")
+_ANNOUNCEMENTS: weakref.WeakKeyDictionary[Builder, tuple[str, bool] | None] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _announcement(app: Sphinx, options: dict[str, Any]) -> tuple[str, bool] | None:
+    """The URL the script fetches the announcement from, and whether it is a path
+    under the site's root; None for inline HTML. A URL of another origin than the
+    site's (``html_baseurl``) is warned about and dropped: no banner, no request."""
+    value = options.get("announcement")
+    if not isinstance(value, str):
+        return None
+    value = value.strip()
+    if _ANNOUNCEMENT_PATH.fullmatch(value) and not value.startswith("//"):
+        path = posixpath.normpath(value)
+        if value.startswith("/") or path.startswith(".."):
+            return value, False  # the script fetches it only from the page's own origin
+        return path, True
+    if not (value.startswith(("http:", "https:", "//"))):
+        return None  # inline HTML, as pydata-sphinx-theme shows it
+    base = urlsplit(app.config.html_baseurl or "")
+    parts = urlsplit(value if not value.startswith("//") else base.scheme + ":" + value)
+    if base.netloc and (parts.scheme, parts.netloc.lower()) == (base.scheme, base.netloc.lower()):
+        site_path = _site_path(app, value)
+        return (site_path, True) if site_path else (value, False)
+    where = (
+        f"another origin than the site's ({base.scheme}://{base.netloc}, html_baseurl)"
+        if base.netloc
+        else "not known to be the site's own origin (html_baseurl is not set)"
+    )
+    _warn_option(
+        app,
+        "announcement",
+        f"{value!r} is {where}: the announcement is fetched from the site's own origin "
+        "only. Give the path of a file of the site (e.g. '_static/announcement.html', "
+        "from html_static_path) or the HTML itself; no banner is shown",
+    )
+    options["announcement"] = ""
+    return None
+
+
 # Events ----------------------------------------------------------------------------
 
 
@@ -398,7 +653,7 @@ def check_theme_options(app: Sphinx) -> None:
     options: dict[str, Any] = builder.theme_options
     given = dict(app.config.html_theme_options or {})
     for name, value in given.items():
-        handling = PYDATA_OPTIONS.get(name)
+        handling = PYDATA_OPTIONS.get(name) or BOOK_THEME_OPTIONS.get(name)
         if isinstance(handling, Warned) and not _is_harmless(value, handling.harmless):
             _warn_option(app, name, f"has no effect: {handling.instead}")
     for slot in _SLOTS:
@@ -421,7 +676,9 @@ def check_theme_options(app: Sphinx) -> None:
     check = str(options.get("check_switcher", True)).strip().lower() not in ("false", "0", "")
     _SWITCHERS[builder] = _switcher(app, options, check)
     options["check_switcher"] = False
-    if options.get("use_edit_page_button") in (True, "True", "true"):
+    _REPOSITORIES[builder] = _repository(app, options)
+    _ANNOUNCEMENTS[builder] = _announcement(app, options)
+    if _is_true(options.get("use_edit_page_button")) and _REPOSITORIES[builder] is None:
         _check_edit_context(app)
 
 
@@ -509,6 +766,18 @@ def add_options_to_context(
     context["playbook_icon_attributes"] = icon_link_attributes
     wanted = str(context.get("theme_use_edit_page_button")).lower() == "true"
     context["playbook_edit_link"] = lambda: _edit_link(context) if wanted else None
+    # sphinx-book-theme's repository options.
+    repository = _REPOSITORIES.get(app.builder)
+    if repository is not None:
+        _add_repository_context(repository, context)
+    context["playbook_page_links"] = lambda: _page_links(app, context)
+    context["playbook_repository_icon"] = _repository_icon_link(repository, context)
+    announcement = _ANNOUNCEMENTS.get(app.builder)
+    if announcement is not None:
+        url, site_path = announcement
+        if site_path and "pathto" in context:
+            url = context["pathto"](url, 1)
+        context["playbook_announcement_url"] = url
 
 
 def keep_one_search_button(

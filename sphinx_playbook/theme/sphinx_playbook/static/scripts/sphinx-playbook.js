@@ -324,12 +324,15 @@
     addEventListener("resize", () => requestAnimationFrame(mark), { passive: true });
   }
 
-  /* pydata-sphinx-theme's announcement option given as a URL. */
+  /* pydata-sphinx-theme's announcement option given as a URL of the site's own origin
+     (another origin is refused at build time, and here). */
   async function loadAnnouncement() {
     const banner = document.querySelector(".pb-announcement[data-pst-announcement-url]");
     if (!banner) return;
+    const url = new URL(banner.dataset.pstAnnouncementUrl, location.href);
+    if (url.origin !== location.origin) return; // never a request to another origin
     try {
-      const response = await fetch(banner.dataset.pstAnnouncementUrl);
+      const response = await fetch(url);
       if (!response.ok) return;
       const html = (await response.text()).trim();
       if (!html) return;
