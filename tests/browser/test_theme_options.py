@@ -1,5 +1,6 @@
-"""pydata-sphinx-theme's version switcher and external links, as a reader uses them on a
-phone and on a wide screen (theme/options.py; HTML checks in tests/test_theme_options.py).
+"""pydata-sphinx-theme's version switcher, external links and URL announcement, as a
+reader uses them on a phone and on a wide screen (theme/options.py; HTML checks in
+tests/test_theme_options.py and tests/test_book_theme_options.py).
 """
 
 from __future__ import annotations
@@ -127,3 +128,39 @@ def test_axe_finds_no_serious_violation_with_the_menus_open(page_at, options_sit
     page.keyboard.press("Escape")
     page.locator(".pb-chapters summary").click()
     assert blocking_violations(page) == []
+
+
+@pytest.fixture(scope="session")
+def announcement_sites(site_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """The theme-options root with a URL announcement: a path of the site, and a URL of
+    html_baseurl's origin (not the origin the tests serve the site from)."""
+    sites = {}
+    for name, value in (
+        ("path", "_static/news.html"),
+        ("other-origin", "https://docs.example.org/news.html"),
+    ):
+        src = tmp_path_factory.mktemp(name) / "src"
+        shutil.copytree(ROOT, src)
+        (src / "_static/news.html").write_text("Version <b>3.0</b> is out", encoding="utf-8")
+        with (src / "conf.py").open("a", encoding="utf-8") as conf:
+            conf.write('html_baseurl = "https://docs.example.org/book/"\n')
+            conf.write(f'html_theme_options["announcement"] = {value!r}\n')
+        _build(src, site_dir / f"announcement-{name}")
+        sites[name] = f"announcement-{name}/"
+    return sites
+
+
+def test_a_url_announcement_is_fetched_from_the_site_s_own_origin_only(
+    page_at, site_url, announcement_sites
+):
+    origin = site_url.split("/sub/")[0]
+    page, requests = _open(page_at, site_url, 1440, announcement_sites["path"] + PAGE)
+    banner = page.locator(".pb-announcement:not(.pb-version-warning)")
+    banner.locator("b").wait_for()
+    assert banner.is_visible() and "Version 3.0 is out" in banner.inner_text()
+    assert any(url.endswith("/_static/news.html") for url in requests), requests
+    # Of html_baseurl's origin, but the page is read from another: no request, no banner.
+    page, requests = _open(page_at, site_url, 1440, announcement_sites["other-origin"] + PAGE)
+    page.wait_for_timeout(300)
+    assert all(url.startswith(origin) for url in requests), requests
+    assert page.locator(".pb-announcement:not(.pb-version-warning)").is_hidden()
