@@ -577,7 +577,7 @@ def _page_links(app: Sphinx, context: dict[str, Any]) -> list[dict[str, str]]:
     ):
         url = context["pathto"]("_sources/" + str(context["sourcename"]), 1)
         suffix = str(context.get("page_source_suffix") or "")
-        label = _("Download the source") + (f" ({suffix})" if suffix else "")
+        label = _("Download source") + (f" ({suffix})" if suffix else "")
         links.append({"kind": "download", "label": label, "url": url})
     return links
 
