@@ -17,6 +17,7 @@ from conftest import REPO, sphinx_build
 from markdown_it import MarkdownIt
 
 from sphinx_playbook.config import CONFIG_FIELDS, PREFIX
+from sphinx_playbook.theme.options import BOOK_THEME_OPTIONS, OWN_OPTIONS, Honoured
 from sphinx_playbook.theme.registration import THEME_DIR
 
 EXTENSION_DIR = REPO / "docs" / "_ext"
@@ -36,6 +37,16 @@ def theme_options() -> dict[str, Any]:
     with (THEME_DIR / "theme.toml").open("rb") as stream:
         options: dict[str, Any] = tomllib.load(stream)["options"]
     return options
+
+
+#: sphinx-book-theme's options, which theme.toml declares so that Sphinx accepts them:
+#: documented by the {playbook-book-theme-options} table, not by reference rows.
+BOOK_ONLY = set(BOOK_THEME_OPTIONS) - set(OWN_OPTIONS)
+
+
+def reference_options() -> dict[str, Any]:
+    """theme.toml's options that the reference tables document."""
+    return {name: raw for name, raw in theme_options().items() if name not in BOOK_ONLY}
 
 
 def shown_as_in_theme_toml(shown: Any, raw: Any) -> bool:
@@ -97,13 +108,26 @@ def test_every_setting_has_a_row_with_its_default(configuration_page):
 
 def test_every_theme_option_has_a_row_with_its_default(configuration_page):
     rows = reference_rows(configuration_page)
-    for name, raw in theme_options().items():
+    for name, raw in reference_options().items():
         row = rows.get(name)
         assert row is not None, f"docs/configuration.md has no row for theme option {name}"
         shown = literal(row["Default"])
         assert shown_as_in_theme_toml(shown, raw), (name, shown, raw)
         literal(row["Example"])  # valid Python for html_theme_options
         assert row["Type"].get_text(strip=True) and row["Meaning"].get_text(strip=True), name
+
+
+def test_every_book_theme_option_is_in_the_book_theme_table(configuration_page):
+    """sphinx-book-theme's options: each in its table with what it does here."""
+    table = configuration_page.select_one("table.playbook-book-theme-options")
+    rows = {
+        tr.find_all("td")[0].get_text(strip=True): tr.find_all("td")[1].get_text(strip=True)
+        for tr in table.select("tbody tr")
+    }
+    assert set(rows) == set(BOOK_THEME_OPTIONS)
+    for name, handling in BOOK_THEME_OPTIONS.items():
+        warned = rows[name].startswith("Warned about (playbook.theme)")
+        assert warned != isinstance(handling, Honoured), name
 
 
 def test_the_empty_toc_title_is_documented_as_what_the_page_shows(configuration_page):
@@ -160,7 +184,7 @@ def test_tables_without_names_show_everything(make_app, tmp_path):
     assert app.warning.getvalue() == ""
     html = Path(app.outdir, "index.html").read_text(encoding="utf-8")
     rows = reference_rows(BeautifulSoup(html, "html.parser"))
-    assert set(rows) == {PREFIX + name for name in CONFIG_FIELDS} | set(theme_options())
+    assert set(rows) == {PREFIX + name for name in CONFIG_FIELDS} | set(reference_options())
 
 
 def _readme() -> BeautifulSoup:
