@@ -11,7 +11,7 @@ from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.util.fileutil import copy_asset_file
 
-from ..config import read_config
+from ..math.site_macros import site_macros
 
 STYLE_FILE = Path(__file__).with_name("sphinxplaybook.sty")
 PACKAGE = STYLE_FILE.stem
@@ -34,7 +34,7 @@ def macro_definitions(macros: dict[str, str]) -> str:
 def _add_macros(app: Sphinx, config: Config) -> None:
     """``config-inited``: the macros in ``latex_elements["preamble"]``, read by the
     LaTeX builder when it starts (a new dict: conf.py's own stays as written)."""
-    macros = macro_definitions(read_config(config).math_macros)
+    macros = macro_definitions(site_macros(config))
     elements = dict(config.latex_elements)
     preamble = elements.get("preamble", "")
     if macros and macros not in preamble:

@@ -28,6 +28,7 @@ from .collect import FORMULAS, Formula, has_references, page_formulas
 from .engines import NoEngineError
 from .mathjax_compat import translate
 from .renderers import KATEX, TEMML, Library, Rendered, render_batch
+from .site_macros import site_macros
 
 RENDERER = "playbook"
 #: Formulas per batch sent to a worker: small enough that two workers share a
@@ -128,7 +129,7 @@ def site_math(app: Sphinx) -> SiteMath:
         epub = builder.name.startswith("epub")
         library = TEMML if epub or settings.math == "mathml" else KATEX
         # conf.py's macros may be MathJax's too (``\\mbox`` in a body, say).
-        bodies = {name: translate(body).tex for name, body in settings.math_macros.items()}
+        bodies = {name: translate(body).tex for name, body in site_macros(app.config).items()}
         macros = json.dumps(bodies, sort_keys=True)
         _SITES[builder] = SiteMath(app, library, macros, settings.math_display_align)
     return _SITES[builder]

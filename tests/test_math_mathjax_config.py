@@ -1,0 +1,55 @@
+"""Macros a project defined for MathJax in conf.py keep working with our KaTeX."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bs4 import BeautifulSoup
+from conftest import sphinx_build
+
+CONF = '''
+extensions = ["sphinx_playbook"]
+html_theme = "sphinx_playbook"
+mathjax3_config = {"tex": {"macros": {
+    "RR": "\\\\mathbb{R}",
+    "norm": ["\\\\left\\\\lVert #1 \\\\right\\\\rVert", 1],
+    "E": "\\\\mathrm{MathJax's E}",
+}}}
+mathjax2_config = {"TeX": {"Macros": {"half": "\\\\frac{1}{2}"}}}
+playbook_math_macros = {"\\\\E": "\\\\mathbb{E}"}
+'''
+
+PAGE = r"""# Macros
+
+$x \in \RR$, $\norm{x}$, $\half$ and $\E[x]$.
+"""
+
+
+def build(tmp_path: Path, builder: str) -> Path:
+    source = tmp_path / "source"
+    source.mkdir(exist_ok=True)
+    (source / "conf.py").write_text(CONF, encoding="utf-8")
+    (source / "index.md").write_text(PAGE, encoding="utf-8")
+    out = tmp_path / builder
+    sphinx_build("-W", "-q", "-b", builder, str(source), str(out))
+    return out
+
+
+def test_mathjax_macros_render_with_katex(tmp_path):
+    out = build(tmp_path, "html")
+    page = BeautifulSoup((out / "index.html").read_text(encoding="utf-8"), "html.parser")
+    formulas = page.select('[role="main"] .katex')
+    assert len(formulas) == 4
+    assert not page.select(".katex-error")
+    drawn = [formula.select_one(".katex-html").get_text() for formula in formulas]
+    assert "R" in drawn[0] and "∥" in drawn[1] and "2" in drawn[2]
+    # playbook_math_macros wins over MathJax's macro of the same name.
+    assert "MathJax" not in drawn[3]
+
+
+def test_mathjax_macros_reach_the_latex_preamble(tmp_path):
+    out = build(tmp_path, "latex")
+    tex = next(out.glob("*.tex")).read_text(encoding="utf-8")
+    assert "\\renewcommand{\\RR}{\\mathbb{R}}" in tex
+    assert "\\renewcommand{\\norm}[1]{\\left\\lVert #1 \\right\\rVert}" in tex
+    assert "\\renewcommand{\\E}{\\mathbb{E}}" in tex
