@@ -2,55 +2,32 @@
 
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
-from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from compat.matrix import MATRIX
 from compat.test_extensions import build
-from playwright.sync_api import Browser, Page
 
 pytestmark = pytest.mark.browser
 
 ENTRIES = {entry.name: entry for entry in MATRIX}
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        """Playwright sees every response."""
-
-
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The copy-button and toggle books, built with ours listed first, on loopback."""
-    site = tmp_path_factory.mktemp("compat-site")
+def compat_sites(site_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The copy-button and toggle books, built with ours listed first, served with the
+    other test sites: their paths under the sub-path."""
+    sites = {}
     for name in ("sphinx_copybutton", "sphinx_togglebutton"):
-        out = build(ENTRIES[name], site / f"{name}-build", ours_first=True)
-        out.rename(site / name)
-    handler = functools.partial(_QuietHandler, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
-    thread.join()
+        out = build(ENTRIES[name], tmp_path_factory.mktemp(name), ours_first=True)
+        out.rename(site_dir / f"compat-{name}")
+        sites[name] = f"compat-{name}/{name}.html"
+    return sites
 
 
-def open_page(browser: Browser, url: str, *, clipboard: bool = False) -> Page:
-    context = browser.new_context(viewport={"width": 1440, "height": 900})
-    if clipboard:
-        context.grant_permissions(["clipboard-read", "clipboard-write"])
-    page = context.new_page()
-    page.goto(url)
-    page.wait_for_load_state("load")
-    return page
-
-
-def test_one_copy_button_per_block_copies_without_prompts(browser, served):
-    page = open_page(browser, served + "sphinx_copybutton/sphinx_copybutton.html", clipboard=True)
+def test_one_copy_button_per_block_copies_without_prompts(page_at, compat_sites):
+    page = page_at(1440, path=compat_sites["sphinx_copybutton"])
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page.wait_for_selector("div.highlight .copybtn", state="attached")
     counts = page.eval_on_selector_all(
         ".pb-body div.highlight",
@@ -63,11 +40,10 @@ def test_one_copy_button_per_block_copies_without_prompts(browser, served):
     block.locator(".copybtn").click()
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied == "first = 1\nfirst + 1"
-    page.context.close()
 
 
-def test_toggles_open_on_click(browser, served):
-    page = open_page(browser, served + "sphinx_togglebutton/sphinx_togglebutton.html")
+def test_toggles_open_on_click(page_at, compat_sites):
+    page = page_at(1440, path=compat_sites["sphinx_togglebutton"])
     # The {toggle} directive: a <details> the extension draws, opened by its summary.
     answer = page.get_by_text("The hidden answer.")
     summary = page.locator("details.toggle-details summary")
@@ -83,4 +59,3 @@ def test_toggles_open_on_click(browser, served):
     assert box is not None and box["width"] >= 24 and box["height"] >= 16, box
     button.click()
     shown.wait_for(state="visible")
-    page.context.close()
