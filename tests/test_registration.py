@@ -21,14 +21,31 @@ def test_extension_and_theme_from_extensions(app):
     assert page.select_one("h1.pb-title").get_text(strip=True) == "The Ultra-Scale Playbook"
 
 
-@pytest.mark.sphinx(
-    "html",
-    testroot="article-myst",
-    confoverrides={"extensions": ["myst_parser", "sphinx_design", "sphinx_playbook"]},
+@pytest.mark.parametrize(
+    "extensions",
+    [
+        ["myst_parser", "sphinx_design", "sphinx_playbook"],
+        ["sphinx_playbook", "sphinx_design", "myst_parser"],
+        ["sphinx_design", "sphinx_playbook", "myst_parser"],
+    ],
+    ids=["theirs-first", "ours-first", "between"],
 )
-def test_listing_dependencies_too_causes_no_warning(app):
+def test_listing_dependencies_too_in_any_order_causes_no_warning(
+    make_app, rootdir, tmp_path, extensions
+):
+    """What we set up for the author (myst_parser, sphinx_design) may be listed too,
+    before or after us; myst_nb's order is in tests/compat."""
+    app = make_app(
+        "html",
+        srcdir=rootdir / "test-article-myst",
+        builddir=tmp_path,
+        confoverrides={"extensions": extensions},
+    )
     app.build()
     assert app.warning.getvalue() == ""
+    assert read_html(app).select_one("h1.pb-title").get_text(strip=True) == (
+        "The Ultra-Scale Playbook"
+    )
 
 
 def test_theme_entry_point_alone_loads_the_extension(tmp_path):
