@@ -53,3 +53,31 @@ def test_mathjax_macros_reach_the_latex_preamble(tmp_path):
     assert "\\renewcommand{\\RR}{\\mathbb{R}}" in tex
     assert "\\renewcommand{\\norm}[1]{\\left\\lVert #1 \\right\\rVert}" in tex
     assert "\\renewcommand{\\E}{\\mathbb{E}}" in tex
+
+
+NOTE_PAGE = r"""# Notes
+
+$$
+\newcommand{\norm}[1]{\left\lVert #1 \right\rVert}
+\norm{x} \ge 0 \label{eq-positive}
+$$
+
+Later, $\norm{x + y} \le \norm{x} + \norm{y}$, as $\eqref{eq-positive}$ says.
+"""
+
+
+def test_latex_keeps_page_macros_and_equation_references(tmp_path):
+    """LaTeX keeps a definition inside its formula: for the PDF, a page's definitions
+    are global as in MathJax, and \\eqref points at the equation's LaTeX label."""
+    source = tmp_path / "source"
+    source.mkdir()
+    (source / "conf.py").write_text(
+        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\n', encoding="utf-8"
+    )
+    (source / "index.md").write_text(NOTE_PAGE, encoding="utf-8")
+    sphinx_build("-W", "-q", "-b", "latex", str(source), str(tmp_path / "latex"))
+    tex = next((tmp_path / "latex").glob("*.tex")).read_text(encoding="utf-8")
+    assert "\\gdef\\norm#1{\\left\\lVert #1 \\right\\rVert}" in tex
+    assert "\\newcommand{\\norm}" not in tex
+    assert "\\label{equation:index:eq-positive}" in tex
+    assert "\\eqref{equation:index:eq-positive}" in tex

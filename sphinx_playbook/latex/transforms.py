@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import mimetypes
 import re
-from typing import Any
+from typing import Any, cast
 
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.application import Sphinx
+from sphinx.domains.math import MathDomain
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from ..build.state import builder_of
 from ..diagnostics import PlaybookWarning, warn
 from ..directives.base import find_components
+from ..math.mathjax_compat import global_definitions, latex_references
 from .writer import column, columns, margin_note, title_block
 
 #: Characters pdflatex sets with Sphinx's preamble and ours (inputenc's utf8 with
@@ -144,5 +147,45 @@ class PaperLayout(SphinxPostTransform):
                 )
 
 
+def _docname_of(node: nodes.Node, default: str) -> str:
+    """The page a node of the assembled book comes from."""
+    current: nodes.Node | None = node
+    while current is not None:
+        if isinstance(current, addnodes.start_of_file):
+            return str(current["docname"])
+        current = current.parent
+    return default
+
+
+class PageMath(SphinxPostTransform):
+    """Formulas written for MathJax, for LaTeX: a macro one formula defines stays
+    defined for the formulas after it (LaTeX would keep it inside its formula), and
+    ``\\eqref{x}`` in a formula points at its page's equation x, which has Sphinx's
+    LaTeX label (``\\label{x}`` became the equation's label when the page was read)."""
+
+    default_priority = 250
+    builders = ("latex",)
+
+    def run(self, **kwargs: Any) -> None:
+        domain = cast(MathDomain, self.env.get_domain("math"))
+        equations = domain.equations
+        formulas: list[nodes.Element] = [*self.document.findall(nodes.math)]
+        formulas += self.document.findall(nodes.math_block)
+        for node in formulas:
+            tex = node.astext()
+            docname = _docname_of(node, self.env.docname)
+
+            def label_of(target: str, docname: str = docname) -> str | None:
+                found = equations.get(target)
+                return f"equation:{docname}:{target}" if found and found[0] == docname else None
+
+            changed = latex_references(global_definitions(tex), label_of)
+            if changed != tex:
+                for child in list(node.children):
+                    node.remove(child)
+                node.append(nodes.Text(changed))
+
+
 def setup_latex_transforms(app: Sphinx) -> None:
     app.add_post_transform(PaperLayout)
+    app.add_post_transform(PageMath)

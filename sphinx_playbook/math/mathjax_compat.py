@@ -17,7 +17,7 @@ command that has no translation, for the warning of a formula KaTeX rejects.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 #: Commands KaTeX lacks under another name: MathJax's name -> KaTeX's.
@@ -218,7 +218,17 @@ def _character(code: str) -> str:
     return f'{{\\char"{value:X}}}'
 
 
-def _definition(command: str, tex: str, position: int, result: Translated) -> tuple[str, int]:
+def _katex_body(body: str) -> str:
+    return translate(body).tex
+
+
+def _definition(
+    command: str,
+    tex: str,
+    position: int,
+    result: Translated,
+    body_of: Callable[[str], str] = _katex_body,
+) -> tuple[str, int]:
     """A definition as ``\\gdef``: KaTeX's ``\\newcommand`` refuses a macro that is
     already defined (by an earlier formula of the page, say), and its
     ``\\renewcommand`` one that is not; MathJax allows both, as ``\\gdef`` does.
@@ -233,12 +243,12 @@ def _definition(command: str, tex: str, position: int, result: Translated) -> tu
         parameters = _PARAMETERS.match(tex, match.end())
         assert parameters is not None  # [^{]* always matches
         body, end = _argument(tex, parameters.end())
-        return f"\\gdef{match[1]}{parameters[0]}{{{translate(body).tex}}}", end
+        return f"\\gdef{match[1]}{parameters[0]}{{{body_of(body)}}}", end
     name, position = _braced_name(tex, position)
     if command == "\\DeclareMathOperator":
         body, end = _argument(tex, position)
         operator = "\\operatorname*" if star else "\\operatorname"
-        return f"\\gdef{name}{{{operator}{{{translate(body).tex}}}}}", end
+        return f"\\gdef{name}{{{operator}{{{body_of(body)}}}}}", end
     count, position = _optional(tex, position)
     default, position = _optional(tex, position)
     body, end = _argument(tex, position)
@@ -252,7 +262,37 @@ def _definition(command: str, tex: str, position: int, result: Translated) -> tu
     except ValueError:
         arguments = 0
     taken = "".join(f"#{number}" for number in range(1, arguments + 1))
-    return f"\\gdef{name}{taken}{{{translate(body).tex}}}", end
+    return f"\\gdef{name}{taken}{{{body_of(body)}}}", end
+
+
+def global_definitions(tex: str) -> str:
+    """The formula with its macro definitions made global (``\\gdef``), nothing else
+    changed: for LaTeX, which keeps a definition inside its formula, where MathJax
+    keeps it for the formulas after it on the page."""
+    out: list[str] = []
+    position = 0
+    ignored = Translated(tex)
+    while (token := _TOKEN.search(tex, position)) is not None:
+        out.append(tex[position : token.start()])
+        name, position = token[0], token.end()
+        if name in _DEFINE_COMMANDS or name in ("\\def", "\\DeclareMathOperator"):
+            definition, position = _definition(name, tex, position, ignored, str)
+            out.append(definition)
+        else:
+            out.append(name)
+    out.append(tex[position:])
+    return "".join(out)
+
+
+def latex_references(tex: str, label_of: Callable[[str], str | None]) -> str:
+    """``\\eqref{x}`` and ``\\ref{x}`` pointing at the LaTeX label ``label_of(x)``
+    of the page's equation x (left as written where it has none)."""
+
+    def point(match: re.Match[str]) -> str:
+        label = label_of(match[2].strip())
+        return match[0] if label is None else f"\\{match[1]}{{{label}}}"
+
+    return _REFERENCE.sub(point, tex)
 
 
 def references(tex: str) -> list[str]:
