@@ -107,6 +107,21 @@ need_graphviz() {  # the compatibility matrix builds sphinx.ext.graphviz's graph
   $sudo apt-get install -y -q --no-install-recommends graphviz >/dev/null
 }
 
+need_tippy_js() {  # the browser shows sphinx-tippy's tips with tippy.js served by the site
+  # sphinx-tippy loads tippy.js and Popper from a CDN by default; the test serves
+  # them from the book, as a site on its own origin would (npm is only a download).
+  local folder=.cache/compat-js
+  if [ -f "$folder/tippy-bundle.umd.min.js" ] && [ -f "$folder/popper.min.js" ]; then return; fi
+  local unpack
+  unpack="$(mktemp -d)"
+  (cd "$unpack" && npm pack --silent tippy.js@6.3.7 @popperjs/core@2.11.8 >/dev/null &&
+    tar xzf tippy.js-6.3.7.tgz && mkdir popper && tar xzf popperjs-core-2.11.8.tgz -C popper)
+  mkdir -p "$folder"
+  cp "$unpack/package/dist/tippy-bundle.umd.min.js" "$unpack/popper/package/dist/umd/popper.min.js" \
+    "$folder/"
+  rm -rf "$unpack"
+}
+
 need_latex() {  # the PDF tests compile LaTeX with latexmk, as Read the Docs does
   if command -v latexmk >/dev/null 2>&1 && command -v xelatex >/dev/null 2>&1 &&
     kpsewhich luaotfload.sty >/dev/null 2>&1; then return; fi
@@ -130,6 +145,7 @@ case "${1:-}" in
   test)
     need_chromium
     need_graphviz
+    need_tippy_js
     need_latex
     need_uv
     # The three environments at once: uv mostly waits for the disk and the index.

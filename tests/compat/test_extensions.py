@@ -13,6 +13,7 @@ import shutil
 import zlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup
@@ -35,22 +36,37 @@ def python_inventory(path: Path) -> None:
     path.write_bytes(header.encode() + zlib.compress(entries.encode()))
 
 
-def build(entry: Entry, folder: Path, *, ours_first: bool) -> Path:
-    """The entry's book built with ``-W``: its output folder."""
+def build(
+    entry: Entry,
+    folder: Path,
+    *,
+    ours_first: bool,
+    static: tuple[Path, ...] = (),
+    settings: dict[str, Any] | None = None,
+) -> Path:
+    """The entry's book built with ``-W``: its output folder. ``static`` files go to
+    the book's ``_static/``, ``settings`` to its conf.py after the entry's own."""
     source = folder / "source"
     shutil.copytree(BOOK, source)
     shutil.copy(PAGES / entry.page, source / entry.page)
+    if static:
+        (source / "_static").mkdir()
+        for path in static:
+            shutil.copy(path, source / "_static" / path.name)
     python_inventory(source / "python.inv")
     ours = ["sphinx_playbook"]
     extensions = [*ours, *entry.extensions] if ours_first else [*entry.extensions, *ours]
-    settings = "".join(f"{name} = {value!r}\n" for name, value in entry.settings.items())
+    conf = {**entry.settings, **(settings or {})}
+    if static:
+        conf["html_static_path"] = ["_static"]
+    lines = "".join(f"{name} = {value!r}\n" for name, value in conf.items())
     (source / "conf.py").write_text(
         "import os, sys\n"
         "sys.path.insert(0, os.path.dirname(__file__))\n"
         'project = "Compatibility"\n'
         f"extensions = {extensions!r}\n"
         'html_theme = "sphinx_playbook"\n'
-        'exclude_patterns = ["_build"]\n' + settings,
+        'exclude_patterns = ["_build"]\n' + lines,
         encoding="utf-8",
     )
     out = folder / "html"
