@@ -81,3 +81,27 @@ def test_latex_keeps_page_macros_and_equation_references(tmp_path):
     assert "\\newcommand{\\norm}" not in tex
     assert "\\label{equation:index:eq-positive}" in tex
     assert "\\eqref{equation:index:eq-positive}" in tex
+
+
+def test_a_renderer_conf_py_names_is_honoured(tmp_path):
+    """html_math_renderer = "mathjax" in conf.py: the author's MathJax draws the
+    formulas (as with playbook_math = "off"); listing sphinx.ext.mathjax alone does not
+    stop build-time math."""
+    pages = {}
+    for name, extra in (("chosen", 'html_math_renderer = "mathjax"\n'), ("listed", "")):
+        source = tmp_path / name
+        source.mkdir()
+        (source / "conf.py").write_text(
+            'extensions = ["sphinx.ext.mathjax", "sphinx_playbook"]\n'
+            'html_theme = "sphinx_playbook"\n' + extra,
+            encoding="utf-8",
+        )
+        (source / "index.md").write_text("# Math\n\nA formula, $x^2$.\n", encoding="utf-8")
+        sphinx_build("-W", "-q", "-b", "html", str(source), str(tmp_path / f"{name}-html"))
+        html = (tmp_path / f"{name}-html" / "index.html").read_text(encoding="utf-8")
+        pages[name] = BeautifulSoup(html, "html.parser")
+    chosen, listed = pages["chosen"], pages["listed"]
+    assert not chosen.select(".katex")
+    assert any("mathjax" in (script.get("src") or "") for script in chosen.find_all("script"))
+    assert listed.select('[role="main"] .katex')
+    assert not any("mathjax" in (script.get("src") or "") for script in listed.find_all("script"))

@@ -10,12 +10,15 @@ from typing import Any
 
 from docutils import nodes
 from sphinx.application import Sphinx
+from sphinx.util import logging
 
 from ..config import read_config
 from .assets import prepare_assets, write_assets, write_fonts
 from .collect import FORMULAS, collect_page
 from .html import link_stylesheet, visit_displaymath, visit_math
 from .site import RENDERER, send_page, send_site
+
+logger = logging.getLogger(__name__)
 
 
 def _collect(app: Sphinx, doctree: nodes.document) -> None:
@@ -29,6 +32,16 @@ def _collect(app: Sphinx, doctree: nodes.document) -> None:
 
 
 def _use_renderer(app: Sphinx, config: Any) -> None:
+    chosen = config.html_math_renderer
+    if chosen and chosen != RENDERER and read_config(config).math != "off":
+        # conf.py names its renderer (MathJax, imgmath): the author's choice stands,
+        # as playbook_math = "off" would have it.
+        config.playbook_math = "off"
+        logger.info(
+            "sphinx_playbook: html_math_renderer = %r in conf.py: formulas are left to it; "
+            "remove the setting to render them at build time.",
+            chosen,
+        )
     if read_config(config).math != "off":
         config.html_math_renderer = RENDERER
     elif not config.html_math_renderer:
