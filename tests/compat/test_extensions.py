@@ -14,6 +14,7 @@ import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 from bs4 import BeautifulSoup
@@ -139,8 +140,8 @@ def check_opengraph(out: Path) -> None:
 
 
 def check_sitemap(out: Path) -> None:
-    sitemap = BeautifulSoup((out / "sitemap.xml").read_text(encoding="utf-8"), "html.parser")
-    locations = {loc.get_text() for loc in sitemap.find_all("loc")}
+    sitemap = ElementTree.parse(out / "sitemap.xml")
+    locations = {loc.text for loc in sitemap.iter() if loc.tag.endswith("}loc")}
     assert "https://example.org/book/sphinx_sitemap.html" in locations
     assert "https://example.org/book/index.html" in locations
 
