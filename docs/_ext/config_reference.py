@@ -162,6 +162,21 @@ THEME_OPTIONS: dict[str, ThemeOption] = {
         "as `owner/repo#123` (pydata-sphinx-theme's link shortening).",
         True,
     ),
+    "disable_search": ThemeOption(
+        "flag", "`True` removes the search button, field and dialog.", True
+    ),
+    "sticky_banners": ThemeOption(
+        "flag",
+        "The header and its banners scroll with the page; `True` gives a "
+        "`playbook.theme` warning.",
+        False,
+    ),
+    "templates_skip_empty_check": ThemeOption(
+        "components",
+        "Components placed in a slot without being rendered first to see whether they "
+        "are empty, as in pydata-sphinx-theme.",
+        ["navbar-nav.html"],
+    ),
 }
 
 
