@@ -70,7 +70,8 @@ MATRIX = (
         ("sphinx_tippy",),
         "sphinx-tippy",
         "sphinx_tippy.md",
-        "tips are written for links to pages and sections (the page's heading included)",
+        "tips are written for links to pages and sections (the page's heading "
+        "included) and shown on hover, with tippy.js served by the site",
         "our hover cards on cross-references step aside (citation and footnote cards stay)",
         NO_NETWORK_TIPS,
     ),
