@@ -2,7 +2,7 @@
 
 The wiring is in :mod:`.extension`, imported when Sphinx calls :func:`setup`: the
 worker processes that render math and parse .bib files import parts of this
-package and need none of Sphinx (:mod:`.build.workers`).
+package and need none of Sphinx (:mod:`.machinery.workers`).
 """
 
 from __future__ import annotations

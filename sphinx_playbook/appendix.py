@@ -27,10 +27,10 @@ from sphinx.locale import _
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.nodes import nested_parse_with_titles
 
-from .build.state import build_facts, builder_of
 from .config import read_config
 from .diagnostics import PlaybookWarning, warn
 from .directives.base import OptionSpec, PlaybookDirective, component, find_components
+from .machinery.state import build_facts, builder_of
 from .scholarly import article_citation, article_metadata
 from .urls import is_safe_url
 
@@ -382,7 +382,7 @@ def setup_appendix(app: Sphinx) -> None:
     app.add_node(fn_card, html=(visit_fn_card, depart_fn_card))
     app.add_node(bibtex_download, html=(visit_bibtex_download, depart_bibtex_download))
     app.connect("html-page-context", _write_bibtex_file)
-    # Before build/leftovers.py removes the page: dirhtml's folder is then empty, and goes.
+    # Before machinery/leftovers.py removes the page: dirhtml's folder is then empty, and goes.
     app.connect("env-get-outdated", _remove_bibtex_files, priority=400)
     app.add_post_transform(BuildAppendix)
     app.connect("builder-inited", _check_repository_url)

@@ -10,7 +10,6 @@ from sphinx.util import logging
 
 from . import __version__
 from .appendix import setup_appendix
-from .build.extension import setup_build
 from .citation_file import setup_citation_file
 from .citations.extension import setup_citations
 from .config import add_config_values
@@ -19,6 +18,7 @@ from .directives import setup_directives
 from .images import setup_images
 from .interactive import setup_interactive
 from .latex import setup_latex
+from .machinery.extension import setup_build
 from .math.extension import setup_math
 from .metadata import setup_metadata
 from .previews import setup_previews

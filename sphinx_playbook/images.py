@@ -33,9 +33,9 @@ from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.images import get_image_size
 
-from .build.state import build_facts, builder_of
 from .config import read_config
 from .delivery.responsive_images import picture_sources
+from .machinery.state import build_facts, builder_of
 
 #: Image options that mean the author sized or placed the image themselves.
 _AUTHOR_SIZED = ("width", "height", "scale", "loading")

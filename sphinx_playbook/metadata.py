@@ -34,10 +34,10 @@ from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.environment import BuildEnvironment
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from .build.state import PageStore, SiteValue, build_facts, builder_of
 from .config import read_config
 from .diagnostics import PlaybookWarning, warn
 from .front_matter_keys import is_known_key, unknown_key_advice
+from .machinery.state import PageStore, SiteValue, build_facts, builder_of
 from .source_types import is_markdown_source
 from .urls import is_safe_url
 

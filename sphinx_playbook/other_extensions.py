@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sphinx.environment import BuildEnvironment
 
-from .build.state import build_facts
+from .machinery.state import build_facts
 
 #: Extension (as listed in ``extensions``) -> the feature of ours it replaces.
 STEPS_ASIDE: dict[str, str] = {

@@ -23,7 +23,7 @@ from sphinx.builders import Builder
 from sphinx.environment import BuildEnvironment
 from sphinx.util.osutil import relative_uri
 
-from .build.state import builder_of
+from .machinery.state import builder_of
 from .metadata import DEFAULT_METADATA, ArticleMetadata, Author, is_local, page_metadata
 from .other_extensions import left_to_another
 from .urls import page_url

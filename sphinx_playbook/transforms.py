@@ -15,7 +15,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from .build.state import build_facts
+from .machinery.state import build_facts
 from .theme import ARTICLE_BUILDERS
 
 #: After every other extension's ``html-page-context`` handler (Sphinx's default

@@ -12,10 +12,10 @@ from conftest import read_html, sphinx_build
 
 import sphinx_playbook.citations.bibliography as bibliography_module
 import sphinx_playbook.citations.collect as collect_module
-from sphinx_playbook.build import workers
-from sphinx_playbook.build.cache import FOLDER, FORMAT
-from sphinx_playbook.build.templates import _keep_compiled_templates
 from sphinx_playbook.citations.bibliography import parse_and_keep
+from sphinx_playbook.machinery import workers
+from sphinx_playbook.machinery.cache import FOLDER, FORMAT
+from sphinx_playbook.machinery.templates import _keep_compiled_templates
 
 PAGE_TEMPLATE = """{%% extends "!page.html" %%}
 {%% block body %%}<p class="marker">%s</p>{{ super() }}{%% endblock %%}

@@ -22,7 +22,7 @@ from fontTools.ttLib import TTFont
 import sphinx_playbook.math.assets as assets_module
 import sphinx_playbook.math.cache as cache_module
 import sphinx_playbook.math.site as site_module
-from sphinx_playbook.build import workers
+from sphinx_playbook.machinery import workers
 from sphinx_playbook.math.cache import FormulaCache, FormulaKeys
 from sphinx_playbook.math.engines import ENGINES
 from sphinx_playbook.math.fonts import (

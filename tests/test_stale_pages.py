@@ -18,7 +18,7 @@ import pytest
 from bs4 import BeautifulSoup
 from conftest import png
 
-from sphinx_playbook.build.dependencies import RECORDS
+from sphinx_playbook.machinery.dependencies import RECORDS
 
 #: Math by Sphinx's own renderer: these builds share a process, where Sphinx keeps
 #: each static file's ``?v=`` checksum from the first build; the math stylesheet's

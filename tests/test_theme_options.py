@@ -306,7 +306,7 @@ def test_a_malformed_switcher_is_warned_and_left_out(make_app, tmp_path):
 
 def test_breadcrumbs_follow_a_renamed_parent(make_app, tmp_path):
     """Sphinx writes again a renamed page and the page listing it, not the pages under
-    it; their breadcrumbs show its title (build/dependencies.py)."""
+    it; their breadcrumbs show its title (machinery/dependencies.py)."""
     src = project(tmp_path, {})
     toctree = "\n\n```{toctree}\none\ntwo\n```\n"
     (src / "part/page.md").write_text("# Page" + toctree, encoding="utf-8")

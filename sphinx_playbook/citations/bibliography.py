@@ -213,7 +213,7 @@ def read_bibliography(path: Path) -> Bibliography:
 def parse_and_keep(path: Path, kept: Path | None) -> Bibliography:
     """``read_bibliography(path)``, pickled to ``kept`` (the build's cache) as well:
     so that the next build reads the entries back instead of parsing them."""
-    from ..build.cache import save_pickle
+    from ..machinery.cache import save_pickle
 
     bibliography = read_bibliography(path)
     if kept is not None:

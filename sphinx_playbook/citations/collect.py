@@ -18,10 +18,10 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
-from ..build.cache import cache_folder, digest, load_pickle
-from ..build.state import PageStore, SiteValue
 from ..config import read_config
 from ..diagnostics import PlaybookWarning, warn
+from ..machinery.cache import cache_folder, digest, load_pickle
+from ..machinery.state import PageStore, SiteValue
 from ..metadata import page_metadata
 from . import bibliography as bibliography_module
 from .bibliography import Bibliography, Reference, parse_and_keep, read_bibliography
@@ -88,7 +88,7 @@ def load(path: Path) -> Bibliography:
     return _CACHE[key]
 
 
-#: The cache folder of the build (:mod:`..build.cache`), and the files used in it.
+#: The cache folder of the build (:mod:`..machinery.cache`), and the files used in it.
 _DISK_CACHE: list[Path] = []
 _USED: set[Path] = set()
 

@@ -15,8 +15,8 @@ from sphinx import addnodes
 from sphinx.locale import _
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from ..build.state import build_facts, builder_of
 from ..config import read_config
+from ..machinery.state import build_facts, builder_of
 from ..urls import page_url
 from .bibliography import Reference
 from .collect import BOOK, cited_page

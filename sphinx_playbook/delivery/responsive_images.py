@@ -45,9 +45,9 @@ from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.environment import BuildEnvironment
 from sphinx.util import logging
 
-from ..build.cache import cache_folder, digest, write_atomically
-from ..build.state import PageStore, SiteValue
 from ..config import read_config
+from ..machinery.cache import cache_folder, digest, write_atomically
+from ..machinery.state import PageStore, SiteValue
 
 logger = logging.getLogger(__name__)
 

@@ -19,7 +19,6 @@ from typing import ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 
-from ..build.state import PageStore
 from ..diagnostics import PlaybookWarning
 from ..directives import css_values
 from ..directives.base import (
@@ -32,6 +31,7 @@ from ..directives.base import (
     choice,
 )
 from ..directives.figure_legend import _caption_and_legend
+from ..machinery.state import PageStore
 from .exports import read_export
 from .libraries import library_source
 

@@ -24,8 +24,8 @@ from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.osutil import relative_uri
 
-from ..build.state import build_facts
 from ..directives.base import find_components
+from ..machinery.state import build_facts
 from .directive import COMPONENT_NAME, PAGES
 from .exports import replace_placeholders
 from .libraries import (

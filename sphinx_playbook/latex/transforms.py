@@ -18,9 +18,9 @@ from sphinx.application import Sphinx
 from sphinx.domains.math import MathDomain
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from ..build.state import builder_of
 from ..diagnostics import PlaybookWarning, warn
 from ..directives.base import find_components
+from ..machinery.state import builder_of
 from ..math.mathjax_compat import global_definitions, latex_references
 from .writer import column, columns, margin_note, title_block
 

@@ -20,9 +20,9 @@ from sphinx.builders import Builder
 from sphinx.builders.epub3 import Epub3Builder
 from sphinx.environment import BuildEnvironment
 
-from ..build import workers
-from ..build.cache import cache_folder, digest, write_atomically
-from ..build.state import SiteValue
+from ..machinery import workers
+from ..machinery.cache import cache_folder, digest, write_atomically
+from ..machinery.state import SiteValue
 from .cache import CACHE
 from .collect import FORMULAS, Formula
 from .fonts import LEGACY_FONT_SOURCES, subset_font, without_unused_faces

@@ -7,7 +7,7 @@ ever, per doctree directory, and a changed option can never serve stale output.
 Beside its markup each entry keeps the characters it draws, by font file (what
 the font subsets and a page's font preloads are made of), so a rebuild reads
 neither markup again. The file is a pickle in the build's cache folder
-(:mod:`..build.cache`): it loads four times faster than the same entries as JSON
+(:mod:`..machinery.cache`): it loads four times faster than the same entries as JSON
 (5 MB for the 2,000 formulas of the size-8 benchmark book).
 """
 
@@ -17,7 +17,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from ..build.cache import cache_folder, load_pickle, save_pickle
+from ..machinery.cache import cache_folder, load_pickle, save_pickle
 from .renderers import Library, Rendered, engine_name
 
 FILE_NAME = "math.pickle"

@@ -20,8 +20,8 @@ from collections.abc import Iterator
 from docutils import nodes
 from sphinx.environment import BuildEnvironment
 
-from ..build.state import PageStore
 from ..diagnostics import PlaybookWarning, warn
+from ..machinery.state import PageStore
 from .mathjax_compat import Translated, references, resolve_references, translate
 
 #: (TeX as rendered, display?, the page's macro definitions before the formula).

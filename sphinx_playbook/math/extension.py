@@ -1,7 +1,7 @@
 """The math renderer's wiring into Sphinx.
 
 Kept out of ``__init__.py``: worker processes import this package
-(:mod:`sphinx_playbook.build.workers`) and need none of Sphinx.
+(:mod:`sphinx_playbook.machinery.workers`) and need none of Sphinx.
 """
 
 from __future__ import annotations

@@ -161,7 +161,7 @@ def render_batch(
     library_name: str, formulas: Sequence[FormulaItem], macros_json: str = "{}"
 ) -> list[tuple[Rendered, dict[str, str]]]:
     """``render_many`` plus what each formula draws, by KaTeX font file: the work a
-    worker process does (:mod:`..build.workers`), with picklable arguments."""
+    worker process does (:mod:`..machinery.workers`), with picklable arguments."""
     from .fonts import katex_characters  # the worker needs it; the caller may not
 
     library = LIBRARIES[library_name]

@@ -1,7 +1,7 @@
 """The site's formulas rendered in worker processes, all of them ready before a page is written.
 
 While Sphinx reads a serial build, each page's formulas missing from the cache
-go to a worker (:mod:`..build.workers`) as soon as the page is read; a ``-j``
+go to a worker (:mod:`..machinery.workers`) as soon as the page is read; a ``-j``
 build sends the rest once reading is over. ``write-started`` then waits for
 every batch, saves the cache and writes the stylesheet and the fonts, so that
 every page links files that are final (their ``?v=`` checksum included) and a
@@ -21,8 +21,8 @@ from sphinx.application import Sphinx
 from sphinx.builders import Builder
 from sphinx.environment import BuildEnvironment
 
-from ..build import workers
 from ..config import read_config
+from ..machinery import workers
 from .cache import CACHE, FormulaKeys
 from .collect import FORMULAS, Formula, has_references, page_formulas
 from .engines import NoEngineError

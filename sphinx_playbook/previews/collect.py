@@ -2,7 +2,7 @@
 
 Kept with the page in the environment (purged when it is read again), so that a
 page written later shows another page's targets without unpickling its doctree;
-its digest goes to :data:`..build.dependencies.PREVIEWED`, so that editing a
+its digest goes to :data:`..machinery.dependencies.PREVIEWED`, so that editing a
 legend or a first paragraph writes again every page whose cards show it.
 """
 
@@ -17,9 +17,9 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.util.images import get_image_size
 
-from ..build.dependencies import PREVIEWED
-from ..build.state import PageStore
 from ..config import read_config
+from ..machinery.dependencies import PREVIEWED
+from ..machinery.state import PageStore
 from ..metadata import page_metadata
 from ..other_extensions import left_to_another
 

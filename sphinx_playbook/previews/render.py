@@ -22,8 +22,8 @@ from sphinx.builders import Builder
 from sphinx.environment import BuildEnvironment
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from ..build.state import build_facts, builder_of
 from ..config import read_config
+from ..machinery.state import build_facts, builder_of
 from ..other_extensions import left_to_another
 from .collect import PREVIEWS, Preview
 

@@ -39,6 +39,7 @@ from .registration import (
     ARTICLE_BUILDERS,
     THEME_DIR,
     THEME_NAME,
+    note_build_facts,
     put_components_first,
     uses_playbook_theme,
 )
@@ -63,6 +64,7 @@ __all__ = [
 def setup_theme(app: Sphinx, *, config_inited: bool) -> None:
     """Register the theme and connect its hooks (all public Sphinx events)."""
     app.add_html_theme(THEME_NAME, str(THEME_DIR))
+    app.connect("builder-inited", note_build_facts, priority=1)
     setup_lexer(app)
     if config_inited:
         put_components_first(app, app.config)

@@ -24,7 +24,7 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
-from ..build.state import PageStore, SiteValue
+from ..machinery.state import PageStore, SiteValue
 from .registration import uses_playbook_theme
 
 #: One toctree of a page: (caption, ((explicit title or None, docname or URL), ...)).

@@ -19,8 +19,8 @@ from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
 
-from ..build.state import SiteValue, build_facts
 from ..citations.collect import cited_page
+from ..machinery.state import SiteValue, build_facts
 from ..metadata import DEFAULT_METADATA, ArticleMetadata, page_metadata
 from ..other_extensions import left_to_another
 from ..scholarly import head_tags

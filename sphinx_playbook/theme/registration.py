@@ -9,6 +9,8 @@ from typing import Any
 from sphinx.application import Sphinx
 from sphinx.theming import Theme
 
+from ..machinery.state import note_build
+
 THEME_NAME = "sphinx_playbook"
 THEME_DIR = Path(__file__).parent / THEME_NAME
 #: Builders that write one page per document with this theme's layout.html;
@@ -34,6 +36,17 @@ def uses_playbook_theme(app: Sphinx) -> bool:
         answer = any(Path(d).resolve() == _RESOLVED_THEME_DIR for d in theme.get_theme_dirs())
         _ANSWERS[theme] = answer
     return answer
+
+
+def note_build_facts(app: Sphinx) -> None:
+    """``builder-inited``, first: whether this build uses the theme and the article
+    layout, for every part that asks :func:`..machinery.state.build_facts`. (Loaded
+    through ``html_theme``, setup runs while the builder loads its theme:
+    builder-inited is still to come.)"""
+    theme = uses_playbook_theme(app)
+    note_build(
+        app, playbook_theme=theme, article_layout=theme and app.builder.name in ARTICLE_BUILDERS
+    )
 
 
 def put_components_first(app: Sphinx, config: Any) -> None:

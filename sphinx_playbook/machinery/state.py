@@ -129,20 +129,19 @@ def builder_of(env: BuildEnvironment) -> Builder | None:
     return noted[0] if noted else None
 
 
-def _note_builder(app: Sphinx) -> None:
-    from ..theme.registration import ARTICLE_BUILDERS, uses_playbook_theme
-
-    theme = uses_playbook_theme(app)
-    article = theme and app.builder.name in ARTICLE_BUILDERS
+def note_build(app: Sphinx, *, playbook_theme: bool, article_layout: bool) -> None:
+    """Record the build's facts; the theme package calls it first at builder-inited
+    (it knows whether the build uses the theme: this folder imports no feature)."""
     facts = BuildFacts(
-        app.builder.name, app.builder.format, theme, article, frozenset(app.extensions)
+        app.builder.name,
+        app.builder.format,
+        playbook_theme,
+        article_layout,
+        frozenset(app.extensions),
     )
     _FACTS[app.env] = (app.builder, facts)
 
 
 def setup_state(app: Sphinx) -> None:
-    """(Loaded through ``html_theme``, setup runs while the builder loads its theme:
-    builder-inited is still to come.)"""
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)
-    app.connect("builder-inited", _note_builder, priority=1)
