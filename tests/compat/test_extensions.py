@@ -8,7 +8,6 @@ footnote card and build-time math.
 
 from __future__ import annotations
 
-import re
 import shutil
 import zlib
 from collections.abc import Callable
@@ -216,8 +215,3 @@ def test_builds_with_warnings_as_errors_and_keeps_working(entry, ours_first, tmp
     check_article(out)
     CHECKS[entry.name](out)
 
-
-def test_the_matrix_pages_exist():
-    for entry in MATRIX:
-        assert (PAGES / entry.page).is_file(), entry.page
-    assert re.fullmatch(r"[\w.]+", "".join(e.name for e in MATRIX))
