@@ -292,21 +292,13 @@ def _default(f: dataclasses.Field) -> Any:
     return f.default
 
 
-def add_config_values(app: Sphinx, *, config_inited: bool) -> None:
-    """Register every dataclass field as ``playbook_<name>``.
-
-    ``config_inited`` is true when Sphinx loads the extension late, through the
-    theme entry point: config-inited has fired already, so validate now.
-    """
+def add_config_values(app: Sphinx) -> None:
+    """Register every dataclass field as ``playbook_<name>``."""
     for name, f in CONFIG_FIELDS.items():
         # "env": pages are re-read when a default they may show changes.
         app.add_config_value(PREFIX + name, _default(f), "env", types=())
-    if config_inited:
-        _validate_config(app, app.config)
-        enable_myst_extensions(app, app.config)
-    else:
-        app.connect("config-inited", _validate_config, priority=400)
-        app.connect("config-inited", enable_myst_extensions, priority=400)
+    app.connect("config-inited", _validate_config, priority=400)
+    app.connect("config-inited", enable_myst_extensions, priority=400)
 
 
 #: MyST syntax extensions a playbook relies on: ``:::{name}`` colon fences for

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 from weakref import WeakSet
 
 from sphinx.application import Sphinx
+from sphinx.errors import ConfigError
 from sphinx.util import logging
 
 from . import __version__
@@ -25,8 +27,6 @@ from .previews import setup_previews
 from .theme import setup_theme
 from .transforms import setup_title_overlay
 
-logger = logging.getLogger(__name__)
-
 #: The applications set up already. Sphinx loads an extension once, but a direct
 #: second call (a conf.py's own ``setup(app)``, say) must not connect everything twice.
 _SET_UP: WeakSet[Sphinx] = WeakSet()
@@ -44,15 +44,28 @@ REQUIRED_EXTENSIONS = ("myst_parser", "sphinx_design")
 #: ".md" a second time, which Sphinx refuses. Listed after us, they take ".md" over.
 MARKDOWN_READERS = ("myst_nb",)
 
+logger = logging.getLogger(__name__)
+
+#: Why a build that names us in ``html_theme`` only stops, and what to change.
+THEME_ONLY = (
+    'html_theme = "sphinx_playbook" needs the sphinx_playbook extension too: add '
+    'extensions = ["sphinx_playbook"] to conf.py (Sphinx loads a theme after the '
+    "environment exists, too late for the citation domain and Markdown sources)."
+)
+
 
 def setup(app: Sphinx) -> dict[str, Any]:
     """Set up the extension and register the theme.
 
-    Sphinx calls it from ``extensions`` (before config-inited) or, when only
-    ``html_theme`` names us, through the ``sphinx.html_themes`` entry point while
-    the builder loads its theme (after config-inited). Calling it again on the
-    same application changes nothing; ``setup_extension`` is a no-op for the
+    Sphinx calls it from ``extensions``, before config-inited. Calling it again on
+    the same application changes nothing; ``setup_extension`` is a no-op for the
     extensions an author lists too.
+
+    When only ``html_theme`` names us, Sphinx calls it through the
+    ``sphinx.html_themes`` entry point while the builder loads its theme: the
+    environment exists by then, so the citation domain, the ``env_version`` and
+    Markdown sources could not take effect, and half a playbook would build. The
+    build stops at once with what to add to conf.py instead (:data:`THEME_ONLY`).
     """
     metadata = {
         "version": __version__,
@@ -62,29 +75,30 @@ def setup(app: Sphinx) -> dict[str, Any]:
     }
     if app in _SET_UP:
         return metadata
+    if getattr(app, "builder", None) is not None:
+        # Said first as a located error, above the report Sphinx prints for the stop.
+        logger.error(
+            THEME_ONLY,
+            location=_html_theme_line(Path(app.confdir, "conf.py")),
+            type="playbook",
+            subtype="theme_only",
+        )
+        raise ConfigError(THEME_ONLY)
     _SET_UP.add(app)
-    config_inited = getattr(app, "builder", None) is not None
     for extension in REQUIRED_EXTENSIONS:
-        if extension == "myst_parser" and markdown_is_read(app, config_inited=config_inited):
+        if extension == "myst_parser" and markdown_is_read(app):
             continue
         app.setup_extension(extension)
-    if config_inited:
-        # Sphinx found the source files before the builder loaded its theme, so
-        # Markdown files can only be read when conf.py lists the extension.
-        logger.info(
-            "sphinx_playbook: loaded through html_theme only; add extensions = "
-            '["sphinx_playbook"] to conf.py to read Markdown (.md) sources.'
-        )
-    add_config_values(app, config_inited=config_inited)
+    add_config_values(app)
     setup_build(app)
     setup_metadata(app)
     setup_citation_file(app)
-    setup_theme(app, config_inited=config_inited)
+    setup_theme(app)
     setup_directives(app)
     setup_images(app)
-    setup_citations(app, config_inited=config_inited)
+    setup_citations(app)
     setup_appendix(app)
-    setup_math(app, config_inited=config_inited)
+    setup_math(app)
     setup_interactive(app)
     setup_latex(app)
     setup_delivery(app)
@@ -93,8 +107,16 @@ def setup(app: Sphinx) -> dict[str, Any]:
     return metadata
 
 
-def markdown_is_read(app: Sphinx, *, config_inited: bool) -> bool:
-    """Whether another extension already reads .md sources with MyST."""
-    if any(reader in app.extensions for reader in MARKDOWN_READERS):
-        return True
-    return config_inited and ".md" in app.registry.source_suffix
+def markdown_is_read(app: Sphinx) -> bool:
+    """Whether another extension, set up before us, already reads .md sources with MyST."""
+    return any(reader in app.extensions for reader in MARKDOWN_READERS)
+
+
+def _html_theme_line(conf_py: Path) -> str:
+    """``conf.py:LINE`` of the ``html_theme`` setting (a location Sphinx prints as is)."""
+    try:
+        lines = conf_py.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        lines = []
+    number = next((n for n, line in enumerate(lines, 1) if line.startswith("html_theme")), 1)
+    return f"{conf_py}:{number}"

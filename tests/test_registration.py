@@ -7,6 +7,7 @@ import shutil
 import pytest
 from bs4 import BeautifulSoup
 from conftest import ROOTS, read_html, sphinx_build
+from sphinx_process import run_sphinx
 
 import sphinx_playbook
 
@@ -48,8 +49,10 @@ def test_listing_dependencies_too_in_any_order_causes_no_warning(
     )
 
 
-def test_theme_entry_point_alone_loads_the_extension(tmp_path):
-    """``html_theme = "sphinx_playbook"`` alone finds the theme through its entry point.
+def test_theme_alone_stops_with_what_to_add(tmp_path):
+    """``html_theme = "sphinx_playbook"`` without the extension stops the build with
+    one message that says what to add, instead of half a playbook: Sphinx loads the
+    theme after the environment exists, too late for ``{cite:p}`` and Markdown.
 
     Run as a real ``sphinx-build`` in a new process: Sphinx loads entry-point
     themes once per process, so an in-process app would see earlier tests' state.
@@ -57,20 +60,27 @@ def test_theme_entry_point_alone_loads_the_extension(tmp_path):
     src = tmp_path / "src"
     shutil.copytree(ROOTS / "test-article-rst", src)
     (src / "conf.py").write_text(
-        'html_theme = "sphinx_playbook"\nproject = "Entry point"\n'
-        'playbook_description = "From conf.py"\n',
-        encoding="utf-8",
+        'project = "P"\nhtml_theme = "sphinx_playbook"\n', encoding="utf-8"
     )
-    index = src / "index.rst"
-    lines = index.read_text(encoding="utf-8").splitlines(keepends=True)
-    kept = [line for line in lines if not line.startswith(":description:")]
-    index.write_text("".join(kept), encoding="utf-8")
+    result = run_sphinx(["-q", "-b", "html", str(src), str(tmp_path / "out")], new_interpreter=True)
+    assert result.returncode != 0
+    first_line = result.stderr.strip().splitlines()[0]
+    assert first_line.startswith(f"{src / 'conf.py'}:2: ERROR: ")
+    assert 'add extensions = ["sphinx_playbook"] to conf.py' in first_line
+    assert not (tmp_path / "out" / "index.html").exists()
+
+
+def test_theme_and_extension_build(tmp_path):
+    """The same project with the extension listed builds under ``-W``."""
+    src = tmp_path / "src"
+    shutil.copytree(ROOTS / "test-article-rst", src)
+    (src / "conf.py").write_text(
+        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\n', encoding="utf-8"
+    )
     out = tmp_path / "out"
     sphinx_build("-W", "-q", "-b", "html", str(src), str(out))
     page = BeautifulSoup((out / "index.html").read_text(encoding="utf-8"), "html.parser")
     assert page.select_one("h1.pb-title").get_text(strip=True) == "The Ultra-Scale Playbook"
-    # conf.py's default, read although the extension loaded after config-inited.
-    assert page.select_one(".pb-description").get_text() == "From conf.py"
     assert page.find("link", href=lambda h: h and "sphinx-playbook.css" in h) is not None
 
 

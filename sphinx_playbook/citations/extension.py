@@ -37,9 +37,6 @@ def enable_citations(app: Sphinx, config: Any) -> None:
     app.add_post_transform(NumberCitations)
 
 
-def setup_citations(app: Sphinx, *, config_inited: bool) -> None:
+def setup_citations(app: Sphinx) -> None:
     app.add_node(cite_group, html=(visit_cite_group, None))
-    if config_inited:
-        enable_citations(app, app.config)
-    else:
-        app.connect("config-inited", enable_citations, priority=600)
+    app.connect("config-inited", enable_citations, priority=600)

@@ -49,7 +49,7 @@ def _use_renderer(app: Sphinx, config: Any) -> None:
         config.html_math_renderer = "mathjax"
 
 
-def setup_math(app: Sphinx, *, config_inited: bool) -> None:
+def setup_math(app: Sphinx) -> None:
     app.add_html_math_renderer(
         RENDERER, inline_renderers=(visit_math, None), block_renderers=(visit_displaymath, None)
     )
@@ -60,7 +60,4 @@ def setup_math(app: Sphinx, *, config_inited: bool) -> None:
     app.connect("write-started", write_assets)
     app.connect("html-collect-pages", write_fonts)
     app.connect("html-page-context", link_stylesheet)
-    if config_inited:
-        _use_renderer(app, app.config)
-    else:
-        app.connect("config-inited", _use_renderer, priority=600)
+    app.connect("config-inited", _use_renderer, priority=600)

@@ -61,15 +61,12 @@ __all__ = [
 ]
 
 
-def setup_theme(app: Sphinx, *, config_inited: bool) -> None:
+def setup_theme(app: Sphinx) -> None:
     """Register the theme and connect its hooks (all public Sphinx events)."""
     app.add_html_theme(THEME_NAME, str(THEME_DIR))
     app.connect("builder-inited", note_build_facts, priority=1)
     setup_lexer(app)
-    if config_inited:
-        put_components_first(app, app.config)
-    else:
-        app.connect("config-inited", put_components_first)
+    app.connect("config-inited", put_components_first)
     setup_options(app)
     app.connect("builder-inited", link_stylesheet)
     app.connect("builder-inited", link_script)

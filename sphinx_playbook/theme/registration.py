@@ -40,9 +40,7 @@ def uses_playbook_theme(app: Sphinx) -> bool:
 
 def note_build_facts(app: Sphinx) -> None:
     """``builder-inited``, first: whether this build uses the theme and the article
-    layout, for every part that asks :func:`..machinery.state.build_facts`. (Loaded
-    through ``html_theme``, setup runs while the builder loads its theme:
-    builder-inited is still to come.)"""
+    layout, for every part that asks :func:`..machinery.state.build_facts`."""
     theme = uses_playbook_theme(app)
     note_build(
         app, playbook_theme=theme, article_layout=theme and app.builder.name in ARTICLE_BUILDERS
