@@ -25,7 +25,6 @@ from pygments.token import (
     Punctuation,
     String,
     Text,
-    _TokenType,
 )
 from pygments.util import ClassNotFound
 
@@ -35,7 +34,8 @@ _CODE_DIRECTIVES = frozenset({"code-block", "code", "sourcecode", "code-cell", "
 _VERBATIM_DIRECTIVES = frozenset({"math", "raw", "csv-table", "mermaid", "graphviz"})
 _OPTION = re.compile(r"([ \t]*)(:[\w-]+:)([^\n]*\n?)")
 
-TokenStream = Iterator[tuple[int, _TokenType, str]]
+#: Pygments' token types have no public class name; each is a tuple of its path's names.
+TokenStream = Iterator[tuple[int, tuple[str, ...], str]]
 
 
 def _body_lexer(name: str, argument: str, options: dict[str, Any]) -> Lexer | None:
