@@ -19,11 +19,8 @@ from bs4 import BeautifulSoup
 from conftest import REPO, playbook_warnings, read_html, sphinx_build
 from fontTools.ttLib import TTFont
 
-import sphinx_playbook.math.assets as assets_module
-import sphinx_playbook.math.cache as cache_module
-import sphinx_playbook.math.site as site_module
 from sphinx_playbook.machinery import workers
-from sphinx_playbook.math.cache import FormulaCache, FormulaKeys
+from sphinx_playbook.math.cache import FormulaKeys
 from sphinx_playbook.math.engines import ENGINES
 from sphinx_playbook.math.fonts import (
     FontFaces,
@@ -320,16 +317,13 @@ def _recording_submissions(monkeypatch, fonts: list[str] | None = None) -> list[
 
 
 def test_an_unchanged_formula_is_never_rendered_twice(make_app, tmp_path, monkeypatch, rootdir):
-    """A fresh environment and a new cache object (as in a new process) still find
-    the formulas, their characters and their fonts in the cache folder."""
+    """A fresh environment and a new application (its own cache, as in a new process)
+    still find the formulas, their characters and their fonts in the cache folder."""
     fonts_cut: list[str] = []
     sent = _recording_submissions(monkeypatch, fonts_cut)
     build = tmp_path / "build"
     pages: list[str] = []
     for run in range(2):
-        monkeypatch.setattr(cache_module, "CACHE", FormulaCache())
-        for module in (site_module, assets_module):
-            monkeypatch.setattr(module, "CACHE", cache_module.CACHE)
         app = make_app("html", srcdir=rootdir / "test-math", builddir=build, freshenv=True)
         app.build(force_all=True)
         pages.append(Path(app.outdir, "index.html").read_text(encoding="utf-8"))
@@ -384,9 +378,6 @@ def test_a_parallel_build_forks_no_process_that_has_threads(make_app, tmp_path, 
     every page gets its markup."""
     source, pages = _pages_with_one_formula_each(tmp_path, 12)
     sent = _recording_submissions(monkeypatch)
-    monkeypatch.setattr(cache_module, "CACHE", FormulaCache())
-    for module in (site_module, assets_module):
-        monkeypatch.setattr(module, "CACHE", cache_module.CACHE)
     threads: dict[str, list[str]] = {}
     before = set(threading.enumerate())  # this test process may have its own (an engine's)
 
@@ -423,9 +414,6 @@ def test_a_serial_build_renders_while_it_reads(make_app, tmp_path, monkeypatch):
     """-j 1: each page's formulas go to a worker as soon as the page is read."""
     source, pages = _pages_with_one_formula_each(tmp_path, 6)
     sent = _recording_submissions(monkeypatch)
-    monkeypatch.setattr(cache_module, "CACHE", FormulaCache())
-    for module in (site_module, assets_module):
-        monkeypatch.setattr(module, "CACHE", cache_module.CACHE)
     read: list[str] = []
     app = make_app("html", srcdir=source, builddir=tmp_path / "build")
     app.connect("doctree-read", lambda _app, doctree: read.append(str(len(sent))), priority=1000)

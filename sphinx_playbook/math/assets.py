@@ -23,7 +23,6 @@ from sphinx.environment import BuildEnvironment
 from ..machinery import workers
 from ..machinery.cache import cache_folder, digest, write_atomically
 from ..machinery.state import SiteValue
-from .cache import CACHE
 from .collect import FORMULAS, Formula
 from .fonts import LEGACY_FONT_SOURCES, subset_font, without_unused_faces
 from .renderers import KATEX, TEMML, Library
@@ -57,7 +56,7 @@ def prepare_assets(app: Sphinx, env: BuildEnvironment) -> list[str]:
     formulas = site_formulas(env)
     site.send(sorted(formulas))
     site.collect()
-    CACHE.save(keep={site.key(formula) for formula in formulas})
+    site.cache.save(keep={site.key(formula) for formula in formulas})
     site.files, site.font_versions, site.unused_fonts = {}, {}, []
     if formulas:
         site.files = _files(app, site, formulas)

@@ -72,10 +72,8 @@ class FormulaCache:
         self._dirty = True
 
     def load(self, doctreedir: str | Path) -> None:
-        """Read the cache once per doctree directory; a damaged file is simply ignored."""
+        """Read the cache kept in the doctree directory; a damaged file is simply ignored."""
         path = cache_folder(doctreedir) / FILE_NAME
-        if self._loaded_from == path:
-            return
         self._entries, self._loaded_from, self._dirty = {}, path, False
         stored = load_pickle(path)
         if isinstance(stored, dict) and stored.get("format") == FORMAT:
@@ -94,6 +92,3 @@ class FormulaCache:
         save_pickle(self._loaded_from, {"format": FORMAT, "entries": self._entries})
         self._dirty = False
 
-
-#: One cache per process; forked -j workers inherit what the main process rendered.
-CACHE = FormulaCache()

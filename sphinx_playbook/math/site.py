@@ -23,7 +23,7 @@ from sphinx.environment import BuildEnvironment
 
 from ..config import read_config
 from ..machinery import workers
-from .cache import CACHE, FormulaKeys
+from .cache import FormulaCache, FormulaKeys
 from .collect import FORMULAS, Formula, has_references, page_formulas
 from .engines import NoEngineError
 from .mathjax_compat import translate
@@ -57,10 +57,12 @@ class SiteMath:
     unused_fonts: list[Path] = field(default_factory=list)
     #: Writes the fonts, some cut in the workers meanwhile.
     finish_fonts: Callable[[], None] | None = None
+    #: The formulas rendered by earlier builds of this doctree folder, and this one's.
+    cache: FormulaCache = field(default_factory=FormulaCache)
 
     def __post_init__(self) -> None:
         self._key_of = FormulaKeys(self.library, self.macros_json)
-        CACHE.load(self.app.doctreedir)
+        self.cache.load(self.app.doctreedir)
 
     def key(self, formula: Formula) -> str:
         if formula not in self._keys:
@@ -72,7 +74,7 @@ class SiteMath:
         missing = [
             formula
             for formula in dict.fromkeys(formulas)
-            if formula not in self._sent and CACHE.get(self.key(formula)) is None
+            if formula not in self._sent and self.cache.get(self.key(formula)) is None
         ]
         self._sent.update(missing)
         for start in range(0, len(missing), _BATCH):
@@ -92,16 +94,16 @@ class SiteMath:
             except NoEngineError as error:
                 results = [(Rendered(None, str(error)), {})] * len(batch)
             for formula, (rendered, characters) in zip(batch, results, strict=True):
-                CACHE.put(self.key(formula), rendered, characters)
+                self.cache.put(self.key(formula), rendered, characters)
 
     def rendered(self, formula: Formula) -> Rendered:
         """A formula's markup: from the cache, else rendered now (one no page had
         when it was read, or in a process that has no worker)."""
-        result = CACHE.get(self.key(formula))
+        result = self.cache.get(self.key(formula))
         if result is None:
             self.send([formula])
             self.collect()
-            result = CACHE.get(self.key(formula))
+            result = self.cache.get(self.key(formula))
         return result if result is not None else Rendered(None, "the formula was not rendered")
 
     def complete_fonts(self) -> None:
@@ -112,7 +114,7 @@ class SiteMath:
     def characters(self, formula: Formula) -> dict[str, str]:
         """What a formula draws, by KaTeX font file."""
         self.rendered(formula)
-        return CACHE.characters(self.key(formula)) or {}
+        return self.cache.characters(self.key(formula)) or {}
 
 
 _SITES: weakref.WeakKeyDictionary[Builder, SiteMath] = weakref.WeakKeyDictionary()
