@@ -1,8 +1,8 @@
 """sphinx_playbook: the Distill article look for Sphinx (extension and HTML theme).
 
 The wiring is in :mod:`.extension`, imported when Sphinx calls :func:`setup`: the
-worker processes that render math and parse .bib files import parts of this
-package and need none of Sphinx (:mod:`.machinery.workers`).
+worker processes that render math and cut fonts import parts of this package and
+need none of Sphinx (:mod:`.machinery.workers`).
 """
 
 from __future__ import annotations

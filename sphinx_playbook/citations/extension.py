@@ -1,8 +1,6 @@
-"""The citations' wiring into Sphinx.
-
-Kept out of ``__init__.py``: worker processes import this package
-(:mod:`sphinx_playbook.machinery.workers`) and need none of Sphinx.
-"""
+"""The citations' wiring into Sphinx: the roles, nodes, events and post-transform
+that :mod:`.collect` (which keys each page cites), :mod:`.bibliography` (.bib files
+read with pybtex) and :mod:`.render` (the numbers and the hover cards) provide."""
 
 from __future__ import annotations
 
