@@ -30,6 +30,7 @@ from sphinx.util.nodes import nested_parse_with_titles
 from .config import read_config
 from .diagnostics import PlaybookWarning, warn
 from .directives.base import OptionSpec, PlaybookDirective, component, find_components
+from .machinery import priorities
 from .machinery.state import build_facts, builder_of
 from .scholarly import article_citation, article_metadata
 from .urls import is_safe_url
@@ -182,7 +183,7 @@ def _titled(title: str, *children: nodes.Node, name: str) -> nodes.section:
 class BuildAppendix(SphinxPostTransform):
     """Assemble the appendix at the end of the page (after NumberCitations, 300)."""
 
-    default_priority = 310
+    default_priority = priorities.BUILD_APPENDIX
 
     def run(self, **kwargs: Any) -> None:
         html = build_facts(self.env).html
@@ -382,7 +383,6 @@ def setup_appendix(app: Sphinx) -> None:
     app.add_node(fn_card, html=(visit_fn_card, depart_fn_card))
     app.add_node(bibtex_download, html=(visit_bibtex_download, depart_bibtex_download))
     app.connect("html-page-context", _write_bibtex_file)
-    # Before machinery/leftovers.py removes the page: dirhtml's folder is then empty, and goes.
-    app.connect("env-get-outdated", _remove_bibtex_files, priority=400)
+    app.connect("env-get-outdated", _remove_bibtex_files, priority=priorities.REMOVE_PAGE_BIBTEX)
     app.add_post_transform(BuildAppendix)
     app.connect("builder-inited", _check_repository_url)

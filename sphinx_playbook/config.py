@@ -16,6 +16,7 @@ from sphinx.application import Sphinx
 from sphinx.config import Config
 
 from .diagnostics import PlaybookWarning, warn
+from .machinery import priorities
 from .urls import is_safe_url
 
 PREFIX = "playbook_"
@@ -297,8 +298,8 @@ def add_config_values(app: Sphinx) -> None:
     for name, f in CONFIG_FIELDS.items():
         # "env": pages are re-read when a default they may show changes.
         app.add_config_value(PREFIX + name, _default(f), "env", types=())
-    app.connect("config-inited", _validate_config, priority=400)
-    app.connect("config-inited", enable_myst_extensions, priority=400)
+    app.connect("config-inited", _validate_config, priority=priorities.CHECK_CONFIG)
+    app.connect("config-inited", enable_myst_extensions, priority=priorities.ENABLE_MYST_EXTENSIONS)
 
 
 #: MyST syntax extensions a playbook relies on: ``:::{name}`` colon fences for

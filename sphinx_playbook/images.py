@@ -35,6 +35,7 @@ from sphinx.util.images import get_image_size
 
 from .config import read_config
 from .delivery.responsive_images import picture_sources
+from .machinery import priorities
 from .machinery.state import build_facts, builder_of
 
 #: Image options that mean the author sized or placed the image themselves.
@@ -63,7 +64,7 @@ class DarkVariants(SphinxPostTransform):
     """HTML: each image and its dark variant get ``only-light`` and ``only-dark``.
     Other builders (and EPUB, whose readers may ignore the classes): the variant goes."""
 
-    default_priority = 195  # before the wide-image band (200) and SizeImages (210)
+    default_priority = priorities.DARK_VARIANTS
 
     def run(self, **kwargs: Any) -> None:
         facts = build_facts(self.env)
@@ -139,7 +140,7 @@ def visit_sized_image(self: Any, node: sized_image) -> None:
 class SizeImages(SphinxPostTransform):
     """Under this theme, hand every plain local image to :func:`visit_sized_image`."""
 
-    default_priority = 210
+    default_priority = priorities.SIZE_IMAGES
     formats = ("html",)
 
     def is_supported(self) -> bool:
@@ -203,7 +204,7 @@ class TransparentBackdrops(SphinxPostTransform):
     strip already), or with the class ``no-backdrop`` are left alone.
     """
 
-    default_priority = 205  # after DarkVariants (195) and the band (200)
+    default_priority = priorities.TRANSPARENT_BACKDROPS
     formats = ("html",)
 
     def is_supported(self) -> bool:

@@ -37,6 +37,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from .config import read_config
 from .diagnostics import PlaybookWarning, warn
 from .front_matter_keys import is_known_key, unknown_key_advice
+from .machinery import priorities
 from .machinery.state import PageStore, SiteValue, build_facts, builder_of
 from .source_types import is_markdown_source
 from .urls import is_safe_url
@@ -590,7 +591,7 @@ def rest_field_value(key: str, text: str) -> Any:
 class ReadDocinfoFields(Transform):
     """Capture a reST document's leading field list before DocInfo (340) converts it."""
 
-    default_priority = 330
+    default_priority = priorities.READ_DOCINFO_FIELDS
 
     def apply(self, **kwargs: Any) -> None:
         settings = self.document.settings
@@ -708,7 +709,7 @@ class CopyThumbnail(SphinxPostTransform):
     builders whose pages carry our ``<head>`` tags (not EPUB).
     """
 
-    default_priority = 900
+    default_priority = priorities.COPY_THUMBNAIL
     formats = ("html",)
 
     def is_supported(self) -> bool:

@@ -15,12 +15,9 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
+from .machinery import priorities
 from .machinery.state import build_facts
 from .theme import ARTICLE_BUILDERS
-
-#: After every other extension's ``html-page-context`` handler (Sphinx's default
-#: priority is 500): they all read the body with its heading.
-CUT_PRIORITY = 950
 
 #: The class sphinx-design's ``sd_hide_title`` page key gives the first heading.
 HIDDEN_TITLE_CLASS = "sd-d-none"
@@ -50,7 +47,7 @@ class LiftArticleTitle(SphinxPostTransform):
     ``env.titles`` for navigation and in the body other extensions read.
     """
 
-    default_priority = 200
+    default_priority = priorities.LIFT_ARTICLE_TITLE
     builders = ARTICLE_BUILDERS
 
     def is_supported(self) -> bool:
@@ -91,4 +88,4 @@ def setup_title_overlay(app: Sphinx) -> None:
     """Wire the title block's heading: marked after reading, cut after writing."""
     app.add_node(lifted_title, html=(visit_lifted_title, depart_lifted_title))
     app.add_post_transform(LiftArticleTitle)
-    app.connect("html-page-context", cut_lifted_title, priority=CUT_PRIORITY)
+    app.connect("html-page-context", cut_lifted_title, priority=priorities.CUT_LIFTED_TITLE)

@@ -10,6 +10,7 @@ from sphinx.application import Sphinx
 from sphinx.errors import ConfigError
 
 from ..config import read_config
+from ..machinery import priorities
 from . import collect
 from .render import NumberCitations, cite_group, visit_cite_group
 from .roles import CiteDomain, CiteRole
@@ -37,4 +38,4 @@ def enable_citations(app: Sphinx, config: Any) -> None:
 
 def setup_citations(app: Sphinx) -> None:
     app.add_node(cite_group, html=(visit_cite_group, None))
-    app.connect("config-inited", enable_citations, priority=600)
+    app.connect("config-inited", enable_citations, priority=priorities.ENABLE_CITATIONS)

@@ -16,6 +16,7 @@ from sphinx.locale import _
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from ..config import read_config
+from ..machinery import priorities
 from ..machinery.state import build_facts, builder_of
 from ..urls import page_url
 from .bibliography import Reference
@@ -103,7 +104,7 @@ def _list_entry(reference: Reference) -> nodes.paragraph:
 class NumberCitations(SphinxPostTransform):
     """Number the page's citations by first appearance and append its reference list."""
 
-    default_priority = 300
+    default_priority = priorities.NUMBER_CITATIONS
 
     def run(self, **kwargs: Any) -> None:
         citations = list(self.document.findall(cite_ref))

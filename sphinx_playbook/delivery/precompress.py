@@ -21,6 +21,7 @@ from sphinx.application import Sphinx
 from sphinx.builders.html import StandaloneHTMLBuilder
 
 from ..config import read_config
+from ..machinery import priorities
 
 #: Text files worth compressing; images and fonts are compressed already.
 TEXT_SUFFIXES = frozenset({".html", ".js", ".mjs", ".css", ".json", ".svg", ".txt", ".xml"})
@@ -97,6 +98,4 @@ def _on_build_finished(app: Sphinx, exception: Exception | None) -> None:
 
 
 def setup_precompress(app: Sphinx) -> None:
-    # After everything else writing files at build-finished (our leftovers, the
-    # search index, pydata's static pruning).
-    app.connect("build-finished", _on_build_finished, priority=900)
+    app.connect("build-finished", _on_build_finished, priority=priorities.PRECOMPRESS)

@@ -18,6 +18,7 @@ from sphinx.transforms import SphinxTransform
 
 from ..diagnostics import PlaybookWarning, warn
 from ..images import add_dark_variant, is_dark_variant
+from ..machinery import priorities
 from .base import (
     ALL_LAYOUT_CLASSES,
     ContentDirective,
@@ -112,7 +113,7 @@ def _move_ids(document: nodes.document, source: nodes.Element, target: nodes.Ele
 class JoinFigureLegends(SphinxTransform):
     """Block + legend -> one figure (before AutoNumbering, 210, numbers figures)."""
 
-    default_priority = 205
+    default_priority = priorities.JOIN_FIGURE_LEGENDS
 
     def apply(self, **kwargs: Any) -> None:
         for legend in find_components(self.document, "figure-legend")["figure-legend"]:

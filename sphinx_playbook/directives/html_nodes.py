@@ -14,6 +14,7 @@ from sphinx.application import Sphinx
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from ..images import is_dark_variant, sized_image, to_sized_image
+from ..machinery import priorities
 from .base import find_components
 
 
@@ -61,7 +62,7 @@ def depart_div(self: Any, node: nodes.Element) -> None:
 class PlaybookHtmlComponents(SphinxPostTransform):
     """Swap the directives' containers for the nodes above."""
 
-    default_priority = 200
+    default_priority = priorities.HTML_COMPONENTS
     formats = ("html",)
 
     def run(self, **kwargs: Any) -> None:

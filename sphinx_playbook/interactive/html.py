@@ -25,6 +25,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.osutil import relative_uri
 
 from ..directives.base import find_components
+from ..machinery import priorities
 from ..machinery.state import build_facts
 from .directive import COMPONENT_NAME, PAGES
 from .exports import replace_placeholders
@@ -255,7 +256,7 @@ def depart_interactive_frame(self: Any, node: interactive_frame) -> None:
 class InteractiveFrames(SphinxPostTransform):
     """Put each interactive figure's frame in front of its fallback (HTML pages only)."""
 
-    default_priority = 205  # before SizeImages (210) sizes the fallback image
+    default_priority = priorities.INTERACTIVE_FRAMES
     formats = ("html",)
 
     def is_supported(self) -> bool:

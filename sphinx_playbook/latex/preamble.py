@@ -11,6 +11,7 @@ from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.util.fileutil import copy_asset_file
 
+from ..machinery import priorities
 from ..math.site_macros import site_macros
 
 STYLE_FILE = Path(__file__).with_name("sphinxplaybook.sty")
@@ -50,5 +51,5 @@ def _copy_package(app: Sphinx, exception: Exception | None) -> None:
 
 def setup_preamble(app: Sphinx) -> None:
     app.add_latex_package(PACKAGE)
-    app.connect("config-inited", _add_macros, priority=900)
+    app.connect("config-inited", _add_macros, priority=priorities.LATEX_MACROS)
     app.connect("build-finished", _copy_package)

@@ -20,6 +20,7 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from ..diagnostics import PlaybookWarning, warn
 from ..directives.base import find_components
+from ..machinery import priorities
 from ..machinery.state import builder_of
 from ..math.mathjax_compat import global_definitions, latex_references
 from .writer import column, columns, margin_note, title_block
@@ -55,7 +56,7 @@ def _located(node: nodes.Node) -> nodes.Node:
 class PaperLayout(SphinxPostTransform):
     """Asides to margin notes, side-by-side to columns, the title block first."""
 
-    default_priority = 250  # after sphinx.ext.imgconverter (200) converted images
+    default_priority = priorities.PAPER_LAYOUT
     builders = ("latex",)
 
     def run(self, **kwargs: Any) -> None:
@@ -163,7 +164,7 @@ class PageMath(SphinxPostTransform):
     ``\\eqref{x}`` in a formula points at its page's equation x, which has Sphinx's
     LaTeX label (``\\label{x}`` became the equation's label when the page was read)."""
 
-    default_priority = 250
+    default_priority = priorities.PAPER_MATH
     builders = ("latex",)
 
     def run(self, **kwargs: Any) -> None:

@@ -21,6 +21,8 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import priorities
+
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
@@ -110,4 +112,4 @@ def _keep_out_of_epub(app: Sphinx) -> list[tuple[str, dict[str, Any], str]]:
 
 def setup_cache(app: Sphinx) -> None:
     # Late among the handlers: after the math assets and caches are written.
-    app.connect("html-collect-pages", _keep_out_of_epub, priority=900)
+    app.connect("html-collect-pages", _keep_out_of_epub, priority=priorities.KEEP_CACHE_OUT_OF_EPUB)

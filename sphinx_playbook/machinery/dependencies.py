@@ -73,6 +73,7 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util import docname_join, logging, url_re
 
+from . import priorities
 from .state import PageStore
 
 logger = logging.getLogger(__name__)
@@ -482,5 +483,4 @@ def _outdated_by_dependencies(app: Sphinx, env: BuildEnvironment) -> list[str]:
 def setup_dependencies(app: Sphinx) -> None:
     app.connect("doctree-read", _record)
     app.connect("env-get-outdated", _to_reread)
-    # After Sphinx's TocTreeCollector (priority 500) has numbered sections and figures.
-    app.connect("env-get-updated", _outdated_by_dependencies, priority=900)
+    app.connect("env-get-updated", _outdated_by_dependencies, priority=priorities.PAGES_TO_WRITE)

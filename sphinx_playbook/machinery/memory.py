@@ -15,6 +15,8 @@ import gc
 
 from sphinx.application import Sphinx
 
+from . import priorities
+
 _FROZEN: list[bool] = []
 
 
@@ -26,4 +28,4 @@ def _freeze_long_lived_objects(app: Sphinx) -> None:
 
 def setup_memory(app: Sphinx) -> None:
     # Late among builder-inited handlers: what they set up lives as long.
-    app.connect("builder-inited", _freeze_long_lived_objects, priority=900)
+    app.connect("builder-inited", _freeze_long_lived_objects, priority=priorities.FREEZE_LONG_LIVED)

@@ -31,6 +31,8 @@ from typing import Any, ParamSpec, TypeVar
 
 from sphinx.application import Sphinx
 
+from . import priorities
+
 T = TypeVar("T")
 P = ParamSpec("P")
 
@@ -148,10 +150,10 @@ def _before_writing(app: Sphinx, *args: Any) -> None:
 
 def setup_workers(app: Sphinx) -> None:
     """Follow the build's phases through Sphinx's public events."""
-    app.connect("env-before-read-docs", _before_reading, priority=1)
-    app.connect("env-updated", _read, priority=1)
-    app.connect("write-started", _before_writing, priority=999)
-    app.connect("build-finished", _before_reading, priority=999)
+    app.connect("env-before-read-docs", _before_reading, priority=priorities.READING_STARTS)
+    app.connect("env-updated", _read, priority=priorities.READING_ENDS)
+    app.connect("write-started", _before_writing, priority=priorities.WRITING_STARTS)
+    app.connect("build-finished", _before_reading, priority=priorities.BUILD_ENDS)
 
 
 atexit.register(close)

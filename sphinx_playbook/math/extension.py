@@ -13,6 +13,7 @@ from sphinx.application import Sphinx
 from sphinx.util import logging
 
 from ..config import read_config
+from ..machinery import priorities
 from .assets import prepare_assets, write_assets, write_fonts
 from .collect import FORMULAS, collect_page
 from .html import link_stylesheet, visit_displaymath, visit_math
@@ -60,4 +61,4 @@ def setup_math(app: Sphinx) -> None:
     app.connect("write-started", write_assets)
     app.connect("html-collect-pages", write_fonts)
     app.connect("html-page-context", link_stylesheet)
-    app.connect("config-inited", _use_renderer, priority=600)
+    app.connect("config-inited", _use_renderer, priority=priorities.CHOOSE_MATH_RENDERER)

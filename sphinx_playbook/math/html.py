@@ -10,6 +10,7 @@ from sphinx.locale import _
 from sphinx.util.math import get_node_equation_number
 
 from ..diagnostics import PlaybookWarning, warn
+from ..machinery import priorities
 from .assets import stylesheet
 from .collect import formula_of, has_math, page_formulas
 from .mathjax_compat import advice
@@ -69,7 +70,7 @@ def link_stylesheet(
     if not (uses_renderer(app.builder) and has_math(doctree)):
         return
     site = site_math(app)
-    app.add_css_file(stylesheet(site.library), priority=300)
+    app.add_css_file(stylesheet(site.library), priority=priorities.MATH_STYLESHEET)
     if site.library is not KATEX or "pathto" not in context:
         return
     fonts: set[str] = set()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from sphinx.application import Sphinx
 
+from ..machinery import priorities
 from .collect import collect_previews
 from .render import NODES, AddPreviews
 
@@ -19,6 +20,5 @@ from .render import NODES, AddPreviews
 def setup_previews(app: Sphinx) -> None:
     for node, visit, depart in NODES:
         app.add_node(node, html=(visit, depart))
-    # After Sphinx's collectors (500) have made image URIs relative to the source dir.
-    app.connect("doctree-read", collect_previews, priority=600)
+    app.connect("doctree-read", collect_previews, priority=priorities.COLLECT_PREVIEWS)
     app.add_post_transform(AddPreviews)

@@ -23,6 +23,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from ..config import read_config
+from ..machinery import priorities
 from ..machinery.state import build_facts, builder_of
 from ..other_extensions import left_to_another
 from .collect import PREVIEWS, Preview
@@ -91,7 +92,7 @@ class AddPreviews(SphinxPostTransform):
     cards' images like the page's and NumberCitations (300) writes citations.
     """
 
-    default_priority = 190
+    default_priority = priorities.ADD_PREVIEWS
     formats = ("html",)
 
     def is_supported(self) -> bool:

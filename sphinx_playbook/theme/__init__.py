@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from sphinx.application import Sphinx
 
+from ..machinery import priorities
 from .assets import link_script, link_search_scripts, prune_unused_assets
 from .myst_lexer import setup_lexer
 from .navigation import (
@@ -64,7 +65,7 @@ __all__ = [
 def setup_theme(app: Sphinx) -> None:
     """Register the theme and connect its hooks (all public Sphinx events)."""
     app.add_html_theme(THEME_NAME, str(THEME_DIR))
-    app.connect("builder-inited", note_build_facts, priority=1)
+    app.connect("builder-inited", note_build_facts, priority=priorities.NOTE_BUILD_FACTS)
     setup_lexer(app)
     app.connect("config-inited", put_components_first)
     setup_options(app)
@@ -80,5 +81,5 @@ def setup_theme(app: Sphinx) -> None:
     app.connect("html-page-context", replace_pygments_links)
     app.connect("html-page-context", link_search_scripts)
     # After every other handler has added or removed the page's assets.
-    app.connect("html-page-context", note_linked_files, priority=900)
+    app.connect("html-page-context", note_linked_files, priority=priorities.NOTE_LINKED_FILES)
     app.connect("build-finished", remove_parent_theme_files)

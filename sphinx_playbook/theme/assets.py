@@ -14,6 +14,7 @@ from typing import Any
 from docutils import nodes
 from sphinx.application import Sphinx
 
+from ..machinery import priorities
 from .registration import uses_playbook_theme
 
 #: The theme's own script, under ``_static``.
@@ -48,7 +49,7 @@ def link_script(app: Sphinx) -> None:
     stylesheet, after every other stylesheet so that it adjusts them on paper."""
     if uses_playbook_theme(app):
         app.add_js_file(SCRIPT, loading_method="defer")
-        app.add_css_file(PRINT_STYLESHEET, media="print", priority=900)
+        app.add_css_file(PRINT_STYLESHEET, media="print", priority=priorities.PRINT_STYLESHEET)
 
 
 def link_search_scripts(

@@ -47,6 +47,7 @@ from sphinx.errors import ExtensionError
 from sphinx.locale import _
 
 from ..diagnostics import PlaybookWarning, warn
+from ..machinery import priorities
 from ..urls import is_safe_url
 from .registration import uses_playbook_theme
 
@@ -805,6 +806,6 @@ def keep_one_search_button(
 
 def setup_options(app: Sphinx) -> None:
     """Connect the handlers (public Sphinx events only)."""
-    app.connect("builder-inited", check_theme_options, priority=400)
-    app.connect("html-page-context", add_options_to_context, priority=400)
-    app.connect("html-page-context", keep_one_search_button, priority=600)
+    app.connect("builder-inited", check_theme_options, priority=priorities.CHECK_THEME_OPTIONS)
+    app.connect("html-page-context", add_options_to_context, priority=priorities.OPTIONS_CONTEXT)
+    app.connect("html-page-context", keep_one_search_button, priority=priorities.ONE_SEARCH_BUTTON)

@@ -25,6 +25,7 @@ from sphinx.builders.html import StandaloneHTMLBuilder
 from sphinx.highlighting import PygmentsBridge
 
 from ..diagnostics import PlaybookWarning, warn
+from ..machinery import priorities
 from .registration import uses_playbook_theme
 
 #: Where the stylesheet is written, under ``_static``.
@@ -93,7 +94,7 @@ def chosen_styles(builder: StandaloneHTMLBuilder) -> tuple[type[Style], type[Sty
 def link_stylesheet(app: Sphinx) -> None:
     """``builder-inited``: link the stylesheet (:func:`replace_pygments_links` places it)."""
     if uses_playbook_theme(app):
-        app.add_css_file(STYLESHEET, priority=200)
+        app.add_css_file(STYLESHEET, priority=priorities.PYGMENTS_STYLESHEET)
 
 
 def write_stylesheet(app: Sphinx, builder: Builder) -> None:
