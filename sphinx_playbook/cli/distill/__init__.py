@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import yaml
 
@@ -13,10 +13,11 @@ from ..errors import CliError
 from ..progress import Progress
 from .assets import PUBLISHED, Assets
 from .bibliography import tidy
-from .convert import Converter
+from .context import Context
+from .convert import convert, total_steps
 from .math import check_formulas
 from .report import Report
-from .source import metadata, read_article
+from .source import Article, metadata, read_article
 
 #: A script calling underscore.js or lodash through the global ``_``.
 UNDERSCORE = re.compile(r"(?<![\w$.])_\.(?:contains|each|map|range|filter|extend|keys|"
@@ -70,31 +71,60 @@ def import_distill(
         report.converted[f"{name} (v1, read as v2)"] += count
     for line, message in article.v1_problems:
         report.raw("dt-include", line, f"{message}; kept as it is")
-    converter = Converter(article, report, assets)
-    progress = Progress(stderr, converter.total_steps(), "converting")
-    converter.progress = progress.step
-    heading_title, body = converter.body()
+    cx = Context(article, report, assets)
+    progress = Progress(stderr, total_steps(article), "converting")
+    cx.progress = progress.step
+    body = convert(cx)
     progress.finish()
     assets.report_missing(str(article.html_path))
     katex_macros = article.katex.get("macros") if isinstance(article.katex, dict) else None
-    check_formulas(
-        converter.formulas, katex_macros if isinstance(katex_macros, dict) else {}, report
-    )
+    check_formulas(cx.formulas, katex_macros if isinstance(katex_macros, dict) else {}, report)
 
+    front = _front_matter(article, report, cx.heading_title, cx.description)
+    extra = _configuration(article, report, assets, body)
+    title = front["title"]
+    front_text = yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=1000)
+    heading = " ".join(str(title).split())
+    page = f"---\n{front_text}---\n\n# {_escape_heading(heading)}\n\n{body}\n"
+    _write_project(out, article, report, assets, page, title, extra)
+
+    print(report.table(), file=stdout)
+    (out / REPORT_FILE).write_text(report.full_text(), encoding="utf-8")
+    if len(report.groups()) != len(report.places):
+        print(f"\nEvery place, one a line: {out / REPORT_FILE}", file=stdout)
+    print(
+        f"\nWrote {out}. Build it with: sphinx-build -W {out} {out / '_build' / 'html'}",
+        file=stdout,
+    )
+    if strict and report.raw_count:
+        print(
+            f"sphinx-playbook: --strict: {report.raw_count} construct(s) kept as raw HTML "
+            "(listed above)",
+            file=stderr,
+        )
+        return 1
+    return 0
+
+
+def _front_matter(
+    article: Article, report: Report, heading_title: str, description: str | None
+) -> dict[str, Any]:
+    """The page's front matter: Distill's, with the title and subtitle the reader saw
+    (each difference from the front matter Distill kept for search engines reported)."""
     front, unknown = metadata(article.front_matter, article.soup)
     for key in unknown:
         report.doubt("d-front-matter", article.front_matter_line, f"the key {key!r} is not kept")
     title_block_line = article.front_matter_line
-    if converter.description:
+    if description:
         meta = front.get("description")
-        if meta and " ".join(str(meta).split()) != converter.description:
+        if meta and " ".join(str(meta).split()) != description:
             report.doubt(
                 "title block",
                 title_block_line,
                 "the front matter's description (Distill shows it only to search engines) is "
                 "left out: the visible subtitle of <d-title> is the description",
             )
-        front["description"] = converter.description
+        front["description"] = description
     elif front.get("description"):
         report.doubt(
             "title block",
@@ -110,9 +140,11 @@ def import_distill(
             f"the front matter's title {front['title']!r} is left out: the visible "
             "<d-title> heading is the title",
         )
-    front["title"] = title
-    front = {"title": title, **{k: v for k, v in front.items() if k != "title"}}
+    return {"title": title, **{k: v for k, v in front.items() if k != "title"}}
 
+
+def _configuration(article: Article, report: Report, assets: Assets, body: str) -> list[str]:
+    """The lines conf.py adds to the template: bibliography, macros, scripts' needs."""
     extra = []
     if article.bibtex:
         extra.append(f"playbook_bibfiles = [{article.bib_name!r}]")
@@ -121,11 +153,6 @@ def import_distill(
         extra.append(f"playbook_math_macros = {dict(sorted(macros.items()))!r}")
     if not article.bibtex and "{cite}" in body:
         report.doubt("d-cite", None, "the article cites but has no <d-bibliography>")
-
-    front_text = yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=1000)
-    heading = " ".join(str(title).split())
-    page = f"---\n{front_text}---\n\n# {_escape_heading(heading)}\n\n{body}\n"
-
     if UNDERSCORE.search(assets.script_text(article.soup)):
         report.doubt(
             "script",
@@ -135,6 +162,19 @@ def import_distill(
             "which needs it) out of the page",
         )
         extra.append(DOCTOOLS_HOOK)
+    return extra
+
+
+def _write_project(
+    out: Path,
+    article: Article,
+    report: Report,
+    assets: Assets,
+    page: str,
+    title: Any,
+    extra: list[str],
+) -> None:
+    """OUT: the article's files, index.md, conf.py and the .bib."""
     out.mkdir(parents=True, exist_ok=True)
     if assets.copy_to(out):
         extra.insert(
@@ -157,23 +197,6 @@ def import_distill(
         for line, message in problems:
             report.doubt("bibliography", None, f"{article.bib_name} line {line}: {message}")
         (out / article.bib_name).write_text(bibtex, encoding="utf-8")
-
-    print(report.table(), file=stdout)
-    (out / REPORT_FILE).write_text(report.full_text(), encoding="utf-8")
-    if len(report.groups()) != len(report.places):
-        print(f"\nEvery place, one a line: {out / REPORT_FILE}", file=stdout)
-    print(
-        f"\nWrote {out}. Build it with: sphinx-build -W {out} {out / '_build' / 'html'}",
-        file=stdout,
-    )
-    if strict and report.raw_count:
-        print(
-            f"sphinx-playbook: --strict: {report.raw_count} construct(s) kept as raw HTML "
-            "(listed above)",
-            file=stderr,
-        )
-        return 1
-    return 0
 
 
 def _escape_heading(text: str) -> str:

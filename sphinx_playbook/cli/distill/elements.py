@@ -150,6 +150,11 @@ def attr_html(value: Any) -> str:
     return text.replace("&", "&amp;").replace('"', "&quot;")
 
 
+def attributes_html(node: Tag) -> str:
+    """The element's attributes as written in an opening tag (with a space before each)."""
+    return "".join(f' {key}="{attr_html(value)}"' for key, value in node.attrs.items())
+
+
 def char_before(node: Tag) -> str:
     previous = node.previous_sibling
     if isinstance(previous, NavigableString) and not isinstance(previous, Comment):

@@ -1,0 +1,320 @@
+"""The article's structure: headings, the title block, the appendix, containers.
+
+Containers (``div``, ``section``, ``d-figure``...) become what they hold: a grid, a
+note, a layout, or their children in place; an element a script needs keeps its tags.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from bs4 import Tag
+from docutils.nodes import make_id
+
+from . import markdown as md
+from .context import Context, words
+from .elements import HEADINGS, NOTE_CLASSES, attributes_html, classes_of, style_of
+from .figures import fragment, grid
+from .layout import layout_directive, layout_of, layout_wrap
+from .math import eq_grid
+from .scripted import scripted, shell
+from .source import attr_value
+
+# -- headings and the title block -------------------------------------------------------
+
+
+def heading(cx: Context, node: Tag) -> str:
+    """A heading: a section title (at most one level below the one before), a rubric
+    inside a directive."""
+    level = HEADINGS[node.name]
+    text = cx.inline(node.children).strip().replace("\\\n", " ")
+    label = _heading_label(cx, node)
+    if not text:
+        cx.report.doubt(f"<{node.name}>", node.sourceline, "an empty heading is left out")
+        return label.rstrip("\n") if label else ""
+    cx.report.done("heading")
+    if cx.nesting:
+        cx.report.doubt(
+            "heading", node.sourceline, "a heading inside a block is written as a rubric"
+        )
+        return label + md.directive("rubric", text, {}, "")
+    wanted = max(level, 2)
+    written = min(wanted, cx.heading_level + 1)
+    if written != wanted:
+        cx.report.doubt(
+            "heading",
+            node.sourceline,
+            f"<{node.name}> follows a heading two levels up; written one level down",
+        )
+    cx.heading_level = written
+    return label + "#" * written + " " + text
+
+
+def _heading_label(cx: Context, node: Tag) -> str:
+    """The heading's label: its id, or the target of a link the original resolved by
+    the heading's text (#mixed_precision_training), when no other heading says it."""
+    label = cx.label(node)
+    plain = " ".join(node.get_text().split())
+    target = cx.broken_targets.get(words(plain)) if words(plain) else None
+    if target and cx.headings_by_words[words(plain)] == 1:
+        name = label[1:-3] if label else make_id(target)
+        if not label and name not in cx.labels:
+            cx.labels.add(name)
+            label = f"({name})=\n"
+        cx.aliases[target] = (name, plain)
+    return label
+
+
+def title(cx: Context, element: Tag) -> list[str]:
+    """d-title: what the reader sees wins. Its h1 is the title, the paragraph (or v1's
+    h2) right after it the subtitle; the rest (a teaser figure...) stays as blocks."""
+    cx.report.done(element.name)
+    h1 = element.find("h1")
+    if h1 is not None and h1.find([*HEADINGS, "p", "div", "ul", "ol", "pre"]):
+        # An unclosed <h1> swallowed the article (as in a browser): not a title.
+        cx.report.doubt(
+            "title block", h1.sourceline, "the <h1> is never closed; its text is not the title"
+        )
+        return cx.blocks(h1.children)
+    rest = [c for c in element.children if c is not h1]
+    tags = [c for c in rest if isinstance(c, Tag) and c.name not in {"script", "style"}]
+    first = tags[0] if tags else None
+    if (
+        first is not None
+        and first.name in {"p", "h2"}
+        and first.get_text().strip()
+        and not first.find(["a", "d-math", "dt-math", "d-cite", "dt-cite", "img", "script"])
+    ):
+        cx.description = " ".join(first.get_text().split())
+        rest = [c for c in rest if c is not first]
+    blocks = cx.blocks(rest)
+    cx.heading_title = cx.heading_title or (" ".join(h1.get_text().split()) if h1 else "")
+    return blocks
+
+
+def title_block(cx: Context, node: Tag) -> str:
+    return "\n\n".join(title(cx, node))
+
+
+def appendix(cx: Context, element: Tag) -> list[str]:
+    """d-appendix: an ``appendix`` directive, its headings from level 2."""
+    cx.report.done("d-appendix")
+    saved = cx.heading_level
+    cx.heading_level = 2
+    inner = "\n\n".join(cx.blocks(element.children))
+    cx.heading_level = saved
+    if not inner.strip():
+        return []
+    return [md.directive("appendix", "", {}, inner)]
+
+
+def appendix_block(cx: Context, node: Tag) -> str:
+    return "\n\n".join(appendix(cx, node))
+
+
+def generated(cx: Context, node: Tag) -> str:
+    """What Distill's runtime generates (the byline, the table of contents...): the
+    theme writes it from the front matter."""
+    cx.report.done(node.name)
+    return ""
+
+
+def marker(cx: Context, node: Tag) -> str:
+    """``<a class="marker" id>``, a section's anchor: a label."""
+    cx.report.done("section marker")
+    return cx.label(node).rstrip("\n")
+
+
+# -- elements without a form of their own -----------------------------------------------
+
+
+def hidden(cx: Context, node: Tag) -> str:
+    """Hidden until a script shows it: its tags kept, its text and formulas converted."""
+    if node.find(["h1", "h2", "h3"]) is None and node.get_text().strip():
+        return shell(cx, node)
+    return cx.raw(node, "hidden (display: none) until a script shows it; kept as it is")
+
+
+def inline_holding_blocks(cx: Context, node: Tag) -> str:
+    """An inline element around blocks (an unclosed ``<em>``, as a browser builds it):
+    its runs of text keep its emphasis, the blocks inside are converted plainly."""
+    styling = {"em": "*", "i": "*", "cite": "*", "strong": "**", "b": "**"}.get(node.name, "")
+    cx.report.doubt(
+        f"<{node.name}>",
+        node.sourceline,
+        "holds blocks (an unclosed tag?): its text keeps the styling, the blocks inside "
+        "are converted without it",
+    )
+    blocks: list[str] = []
+    run: list[Any] = []
+
+    def flush() -> None:
+        text = cx.inline(run).strip()
+        if text:
+            cx.report.done("paragraph")
+            blocks.append(md.escape_line_starts(f"{styling}{text}{styling}"))
+        run.clear()
+
+    for child in node.children:
+        if cx.is_inline(child):
+            run.append(child)
+            continue
+        flush()
+        blocks.append(cx.walker.block(child, []))
+    flush()
+    return "\n\n".join(block for block in blocks if block.strip())
+
+
+def runs_in_page(cx: Context, node: Tag) -> str:
+    return cx.raw(node, f"<{node.name}> kept as it is: it runs in the page")
+
+
+def no_equivalent(cx: Context, node: Tag) -> str:
+    return cx.raw(node, f"<{node.name}> has no equivalent")
+
+
+def unwrap(cx: Context, node: Tag) -> str:
+    """An element without an equivalent: its content converted, the element dropped,
+    unless a script or stylesheet needs it (then its tags are kept around the content)."""
+    for attempt in (_scripted, _script_target):
+        written = attempt(cx, node)
+        if written is not None:
+            return written
+    cx.report.done(f"<{node.name}> (unwrapped)")
+    cx.report.doubt(
+        f"<{node.name}> (unwrapped)",
+        node.sourceline,
+        "an unknown element: its content is converted, the element itself is left out",
+    )
+    inner = "\n\n".join(cx.blocks(node.children))
+    return (cx.label(node) + inner) if inner.strip() else cx.label(node).rstrip("\n")
+
+
+# -- containers -------------------------------------------------------------------------
+
+
+def container(cx: Context, node: Tag) -> str:
+    """div, section, d-figure...: by what they hold, else their children in place."""
+    for attempt in (
+        _fragment,
+        _mount_point,
+        _scripted,
+        _eq_grid,
+        _script_target,
+        _grid,
+        _note,
+    ):
+        written = attempt(cx, node)
+        if written is not None:
+            return written
+    return _children_in_place(cx, node)
+
+
+def _fragment(cx: Context, node: Tag) -> str | None:
+    """``<div id="fragment-NAME">``: an interactive figure."""
+    element_id = attr_value(node, "id")
+    if not element_id.startswith("fragment-"):
+        return None
+    return fragment(cx, node, element_id[len("fragment-") :], None, None)
+
+
+def _mount_point(cx: Context, node: Tag) -> str | None:
+    """An empty element with an id: a script fills it."""
+    element_id = attr_value(node, "id")
+    if not element_id or node.get_text().strip() or node.find("img"):
+        return None
+    return cx.raw(node, f"#{element_id} holds no text: kept for the script that fills it")
+
+
+def _scripted(cx: Context, node: Tag) -> str | None:
+    return shell(cx, node) if scripted(cx, node) else None
+
+
+def _eq_grid(cx: Context, node: Tag) -> str | None:
+    if style_of(node).get("display", "grid") != "grid":
+        return None
+    formula = eq_grid(cx, node)
+    return cx.label(node) + formula if formula else None
+
+
+def _script_target(cx: Context, node: Tag) -> str | None:
+    element_id = attr_value(node, "id")
+    if not element_id or not cx.assets.script_names(cx.article.soup, element_id):
+        return None
+    return script_target(cx, node, element_id)
+
+
+def _grid(cx: Context, node: Tag) -> str | None:
+    """A grid, or a flex row: panels side by side."""
+    style = style_of(node)
+    if style.get("display") in {"grid", "inline-grid"} or (
+        style.get("display") in {"flex", "inline-flex"}
+        and not style.get("flex-direction", "row").startswith("column")
+    ):
+        return layout_wrap(cx, node, grid(cx, node), allow={"screen", "screen-inset"})
+    return None
+
+
+def _note(cx: Context, node: Tag) -> str | None:
+    """A note, tip or warning box, by its class."""
+    note = next((NOTE_CLASSES[c] for c in classes_of(node) if c in NOTE_CLASSES), None)
+    if not note:
+        return None
+    cx.report.done("note")
+    body = cx.nested(node.children)
+    return cx.label(node) + md.directive(note, "", {}, body)
+
+
+def _children_in_place(cx: Context, node: Tag) -> str:
+    """The container's blocks where it stood: in a ``layout`` for its column; its class
+    and style said to be lost."""
+    classes = classes_of(node)
+    style = style_of(node)
+    if node.name == "d-figure":
+        if not node.get_text().strip() and not node.find(True):
+            cx.report.raw("d-figure", node.sourceline, "an empty <d-figure> filled by a script")
+            return cx.raw_html(node)
+        cx.report.done("d-figure")
+    elif node.name in {"d-abstract", "d-acknowledgements"}:
+        cx.report.done(node.name)
+    if (classes or style) and not node.get_text().strip() and not node.find(True):
+        return cx.raw(node, "an empty block drawn by its style")
+    layout = layout_of(cx, node)
+    if layout:
+        body = cx.nested(node.children)
+        return cx.label(node) + layout_directive(cx, layout, body)
+    if classes or style:
+        cx.report.doubt(
+            f"<{node.name}>",
+            node.sourceline,
+            f"its class {' '.join(classes)!r} or style has no equivalent; its content "
+            "is kept, its styling is not"
+            if classes
+            else "its style is not kept",
+        )
+    inner = "\n\n".join(cx.blocks(node.children))
+    return (cx.label(node) + inner) if inner.strip() else ""
+
+
+def script_target(cx: Context, node: Tag, element_id: str) -> str:
+    """An element a script selects by id: kept with its exact id, its content converted."""
+    inner = "\n\n".join(cx.blocks(node.children))
+    if not inner.strip():
+        return cx.raw(node, f"a script or stylesheet selects #{element_id}: kept as it is")
+    if re.search(r"^#+ ", inner, flags=re.MULTILINE):
+        cx.report.doubt(
+            f"<{node.name}>",
+            node.sourceline,
+            f"a script or stylesheet selects #{element_id}, which holds headings: its "
+            "content is converted and the element is left out; the script will not find it",
+        )
+        return inner
+    cx.report.raw(
+        f"<{node.name}>",
+        node.sourceline,
+        f"a script or stylesheet selects #{element_id}: its tags are kept around the "
+        "converted content",
+    )
+    opening = f"<{node.name}{attributes_html(node)}>"
+    return f"```{{raw}} html\n{opening}\n```\n\n{inner}\n\n```{{raw}} html\n</{node.name}>\n```"
