@@ -161,19 +161,8 @@ class Assets:
         for element in [node, *node.find_all(True)]:
             for attribute in _REFERENCE_ATTRIBUTES:
                 value = element.get(attribute)
-                if not isinstance(value, str) or not value.strip():
-                    continue
-                references = (
-                    [item.split()[0] for item in value.split(",") if item.split()]
-                    if attribute == "srcset"
-                    else [value]
-                )
-                # A link is followed, not loaded: a page of the old site is no 404 here.
-                if element.name not in {"a", "area"} or attribute != "href":
-                    for reference in references:
-                        self.check(reference, element.sourceline, f"<{element.name} {attribute}>")
-                if attribute != "srcset":
-                    element[attribute] = self.relative(value)
+                if isinstance(value, str) and value.strip():
+                    self._attribute(element, attribute, value)
             if element.name == "style" and element.string:
                 self.check_css(element.string, self.html_path.parent, element.sourceline)
             if element.name == "script" and is_code_script(element) and element.string:
@@ -181,6 +170,20 @@ class Assets:
             style = element.get("style")
             if isinstance(style, str) and "url(" in style:
                 self.check_css(style, self.html_path.parent, element.sourceline)
+
+    def _attribute(self, element: Tag, attribute: str, value: str) -> None:
+        """Check the URLs of one attribute (a srcset holds several); make it relative."""
+        references = (
+            [item.split()[0] for item in value.split(",") if item.split()]
+            if attribute == "srcset"
+            else [value]
+        )
+        # A link is followed, not loaded: a page of the old site is no 404 here.
+        if element.name not in {"a", "area"} or attribute != "href":
+            for reference in references:
+                self.check(reference, element.sourceline, f"<{element.name} {attribute}>")
+        if attribute != "srcset":
+            element[attribute] = self.relative(value)
 
     def check(self, reference: str, line: int | None, what: str, base: Path | None = None) -> None:
         """Record a local URL that names no file; follow the stylesheets and scripts it names."""

@@ -94,6 +94,25 @@ def _read_v1(
     """Distill template v1 read as v2: element names, the YAML front matter script,
     ``<dt-include>`` inlined, the h1 (and the h2 right after it) as the title block."""
     counts: dict[str, int] = {}
+    problems = _inline_includes(soup, root, counts)
+    for old, new in V1_NAMES.items():
+        for element in soup.find_all(old):
+            element.name = new
+            counts[old] = counts.get(old, 0) + 1
+    if _wrap_script(soup, "text/front-matter", "d-front-matter", only_outside=True):
+        counts["front-matter script"] = 1
+    if _wrap_script(soup, "text/bibliography", "d-bibliography", only_outside=False):
+        counts["bibliography script"] = 1
+    if counts:
+        _title_block(soup)
+    return counts, problems
+
+
+def _inline_includes(
+    soup: BeautifulSoup, root: Path, counts: dict[str, int]
+) -> list[tuple[int | None, str]]:
+    """Each ``<dt-include src>`` replaced by the file's content; (line, problem) of the
+    ones naming no file."""
     problems: list[tuple[int | None, str]] = []
     for include in soup.find_all("dt-include"):
         source = attr_value(include, "src")
@@ -107,39 +126,44 @@ def _read_v1(
             include.insert_before(child.extract())
         include.decompose()
         counts["dt-include"] = counts.get("dt-include", 0) + 1
-    for old, new in V1_NAMES.items():
-        for element in soup.find_all(old):
-            element.name = new
-            counts[old] = counts.get(old, 0) + 1
-    front = soup.find("script", attrs={"type": "text/front-matter"})
-    if front is not None and front.find_parent("d-front-matter") is None:
-        holder = soup.new_tag("d-front-matter")
-        front.insert_before(holder)
-        holder.append(front.extract())
-        counts["front-matter script"] = 1
-    bibliography = soup.find("script", attrs={"type": "text/bibliography"})
-    if bibliography is not None and soup.find("d-bibliography") is None:
-        holder = soup.new_tag("d-bibliography")
-        bibliography.insert_before(holder)
-        holder.append(bibliography.extract())
-        counts["bibliography script"] = 1
+    return problems
+
+
+def _wrap_script(soup: BeautifulSoup, kind: str, name: str, *, only_outside: bool) -> bool:
+    """v1's ``<script type=KIND>`` moved into the v2 element ``name`` (unless it is in
+    one already, or, without ``only_outside``, the page has one anywhere)."""
+    script = soup.find("script", attrs={"type": kind})
+    if script is None:
+        return False
+    already = script.find_parent(name) if only_outside else soup.find(name)
+    if already is not None:
+        return False
+    holder = soup.new_tag(name)
+    script.insert_before(holder)
+    holder.append(script.extract())
+    return True
+
+
+def _title_block(soup: BeautifulSoup) -> None:
+    """v1's first h1 (and an h2 right after it) moved into a d-title before the article."""
     article = soup.find("d-article")
-    if counts and soup.find("d-title") is None and article is not None:
-        heading = article.find("h1")
-        if heading is not None:
-            title = soup.new_tag("d-title")
-            heading.insert_before(title)
-            following = heading.find_next_sibling()
-            title.append(heading.extract())
-            if (
-                following is not None
-                and following.name == "h2"
-                and following.find_previous_sibling() is title
-            ):
-                title.append(following.extract())
-            # The title block stands before the article, as in v2.
-            article.insert_before(title.extract())
-    return counts, problems
+    if soup.find("d-title") is not None or article is None:
+        return
+    heading = article.find("h1")
+    if heading is None:
+        return
+    title = soup.new_tag("d-title")
+    heading.insert_before(title)
+    following = heading.find_next_sibling()
+    title.append(heading.extract())
+    if (
+        following is not None
+        and following.name == "h2"
+        and following.find_previous_sibling() is title
+    ):
+        title.append(following.extract())
+    # The title block stands before the article, as in v2.
+    article.insert_before(title.extract())
 
 
 def _front_matter(soup: BeautifulSoup, html_path: Path) -> tuple[dict[str, Any], int | None]:
@@ -210,12 +234,7 @@ def _bibliography(soup: BeautifulSoup, root: Path, html_path: Path) -> tuple[str
 def metadata(front: dict[str, Any], soup: BeautifulSoup) -> tuple[dict[str, Any], list[str]]:
     """Our front matter from Distill's; also the keys that have no equivalent."""
     result: dict[str, Any] = {}
-    title = front.get("title")
-    heading = soup.select_one("d-title h1")
-    if not title and heading is not None:
-        title = " ".join(heading.get_text().split())
-    if not title and soup.title is not None:
-        title = " ".join(soup.title.get_text().split())
+    title = _title(front, soup)
     if title:
         result["title"] = str(title)
     if front.get("description"):
@@ -239,6 +258,17 @@ def metadata(front: dict[str, Any], soup: BeautifulSoup) -> tuple[dict[str, Any]
     return result, sorted(key for key in front if key not in known)
 
 
+def _title(front: dict[str, Any], soup: BeautifulSoup) -> Any:
+    """The front matter's title, else d-title's heading, else the page's <title>."""
+    title = front.get("title")
+    heading = soup.select_one("d-title h1")
+    if not title and heading is not None:
+        title = " ".join(heading.get_text().split())
+    if not title and soup.title is not None:
+        title = " ".join(soup.title.get_text().split())
+    return title
+
+
 def _date(value: Any) -> Any:
     if isinstance(value, date):
         return value
@@ -251,59 +281,78 @@ def _date(value: Any) -> Any:
     return text
 
 
+class _Affiliations:
+    """The affiliations named so far, each once, with the id authors mark it by."""
+
+    def __init__(self) -> None:
+        self.entries: list[dict[str, str]] = []
+        self.ids: dict[str, str] = {}
+
+    def mark(self, name: str, url: str | None) -> str:
+        if name not in self.ids:
+            self.ids[name] = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "affiliation"
+            entry = {"id": self.ids[name], "name": name}
+            if url:
+                entry["url"] = url
+            self.entries.append(entry)
+        elif url:  # the same affiliation named again, this time with its URL
+            entry = next(a for a in self.entries if a["id"] == self.ids[name])
+            entry.setdefault("url", url)
+        return self.ids[name]
+
+
 def _authors(front: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
     """Distill's author objects (``author``, ``authorURL``, ``affiliation(s)``) or v1 YAML."""
     raw_authors = front.get("authors") or []
     raw_affiliations = front.get("affiliations") or []
-    affiliations: list[dict[str, str]] = []
-    ids: dict[str, str] = {}
-
-    def affiliation_id(name: str, url: str | None) -> str:
-        if name not in ids:
-            ids[name] = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "affiliation"
-            entry = {"id": ids[name], "name": name}
-            if url:
-                entry["url"] = url
-            affiliations.append(entry)
-        elif url:  # the same affiliation named again, this time with its URL
-            entry = next(a for a in affiliations if a["id"] == ids[name])
-            entry.setdefault("url", url)
-        return ids[name]
-
+    affiliations = _Affiliations()
     authors: list[dict[str, Any]] = []
     for index, item in enumerate(raw_authors if isinstance(raw_authors, list) else []):
         if isinstance(item, str):
             authors.append({"name": item})
             continue
-        if not isinstance(item, dict):
+        name_url = _name_and_url(item) if isinstance(item, dict) else None
+        if name_url is None:
             continue
-        if "author" in item or "name" in item:
-            name = item.get("author") or item.get("name")
-            url = item.get("authorURL") or item.get("url")
-        elif len(item) == 1:  # v1 YAML: "- Chris Olah: https://..."
-            name, url = next(iter(item.items()))
-        else:
-            continue
-        author: dict[str, Any] = {"name": str(name)}
-        if url:
-            author["url"] = str(url)
-        marks: list[str] = []
-        for affiliation in item.get("affiliations") or []:
-            if isinstance(affiliation, dict) and affiliation.get("name"):
-                marks.append(affiliation_id(affiliation["name"], affiliation.get("url")))
-            elif isinstance(affiliation, str):
-                marks.append(affiliation_id(affiliation, None))
-        if item.get("affiliation"):
-            marks.append(affiliation_id(str(item["affiliation"]), item.get("affiliationURL")))
+        author: dict[str, Any] = {"name": str(name_url[0])}
+        if name_url[1]:
+            author["url"] = str(name_url[1])
+        marks = _marks(item, affiliations)
         if not marks and index < len(raw_affiliations):  # v1 YAML: parallel lists
-            parallel = raw_affiliations[index]
-            if isinstance(parallel, dict) and len(parallel) == 1:
-                affiliation_name, affiliation_url = next(iter(parallel.items()))
-                marks.append(affiliation_id(str(affiliation_name), affiliation_url))
+            marks = _parallel_mark(raw_affiliations[index], affiliations)
         if marks:
             author["affiliations"] = list(dict.fromkeys(marks))
         authors.append(author)
-    return authors, affiliations
+    return authors, affiliations.entries
+
+
+def _name_and_url(item: dict[str, Any]) -> tuple[Any, Any] | None:
+    if "author" in item or "name" in item:
+        return item.get("author") or item.get("name"), item.get("authorURL") or item.get("url")
+    if len(item) == 1:  # v1 YAML: "- Chris Olah: https://..."
+        return next(iter(item.items()))
+    return None
+
+
+def _marks(item: dict[str, Any], affiliations: _Affiliations) -> list[str]:
+    """The ids of the affiliations an author object names."""
+    marks: list[str] = []
+    for affiliation in item.get("affiliations") or []:
+        if isinstance(affiliation, dict) and affiliation.get("name"):
+            marks.append(affiliations.mark(affiliation["name"], affiliation.get("url")))
+        elif isinstance(affiliation, str):
+            marks.append(affiliations.mark(affiliation, None))
+    if item.get("affiliation"):
+        marks.append(affiliations.mark(str(item["affiliation"]), item.get("affiliationURL")))
+    return marks
+
+
+def _parallel_mark(parallel: Any, affiliations: _Affiliations) -> list[str]:
+    """v1 YAML's affiliation at the author's place in its list ("- Google Brain: URL")."""
+    if not (isinstance(parallel, dict) and len(parallel) == 1):
+        return []
+    affiliation_name, affiliation_url = next(iter(parallel.items()))
+    return [affiliations.mark(str(affiliation_name), affiliation_url)]
 
 
 def is_tag(node: Any) -> bool:
