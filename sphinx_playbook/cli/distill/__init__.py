@@ -15,6 +15,7 @@ from .assets import PUBLISHED, Assets
 from .bibliography import tidy
 from .context import Context
 from .convert import convert, total_steps
+from .markdown import escape
 from .math import check_formulas
 from .report import Report
 from .source import Article, metadata, read_article
@@ -85,7 +86,7 @@ def import_distill(
     title = front["title"]
     front_text = yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=1000)
     heading = " ".join(str(title).split())
-    page = f"---\n{front_text}---\n\n# {_escape_heading(heading)}\n\n{body}\n"
+    page = f"---\n{front_text}---\n\n# {escape(heading)}\n\n{body}\n"
     _write_project(out, article, report, assets, page, title, extra)
 
     print(report.table(), file=stdout)
@@ -197,9 +198,3 @@ def _write_project(
         for line, message in problems:
             report.doubt("bibliography", None, f"{article.bib_name} line {line}: {message}")
         (out / article.bib_name).write_text(bibtex, encoding="utf-8")
-
-
-def _escape_heading(text: str) -> str:
-    from .markdown import escape
-
-    return escape(text)
