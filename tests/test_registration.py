@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import ROOTS, read_html, sphinx_build
+from helpers import ROOTS, read_html, sphinx_build
 from sphinx_process import run_sphinx
 
 import sphinx_playbook
@@ -85,11 +85,17 @@ def test_theme_and_extension_build(tmp_path):
 
 
 @pytest.mark.sphinx("html", testroot="article-myst")
-def test_setup_is_idempotent_and_parallel_safe(app):
+def test_setup_is_idempotent(app):
     handlers_before = sum(len(v) for v in app.events.listeners.values())
-    metadata = sphinx_playbook.setup(app)
+    sphinx_playbook.setup(app)
     assert sum(len(v) for v in app.events.listeners.values()) == handlers_before
-    assert metadata["parallel_read_safe"] is True
-    assert metadata["parallel_write_safe"] is True
-    assert app.extensions["sphinx_playbook"].parallel_read_safe is True
-    assert app.extensions["sphinx_playbook"].parallel_write_safe is True
+
+
+@pytest.mark.sphinx("html", testroot="article-myst")
+def test_a_parallel_build_is_allowed_to_read_and_write_in_parallel(app):
+    """Sphinx asks every loaded extension (ours and what we set up) before it reads
+    or writes with -j; one that is not safe makes the whole build serial, with a
+    warning."""
+    assert app.is_parallel_allowed("read")
+    assert app.is_parallel_allowed("write")
+    assert "parallel" not in app.warning.getvalue()

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
 import test_all_builders
 import test_determinism
 import test_properties
 from bad_input.cases import CASES, CONFIG_TYPE_CASES, CONFIG_VALUE_CASES, HUGE_CASES
-from conftest import REPO
+from helpers import REPO
 from hypothesis import settings
 from markdown_it import MarkdownIt
 
@@ -41,4 +47,37 @@ def test_counts_on_the_reliability_page_match_the_tests():
         "Incremental edits": len(test_determinism.EDITS),
         "Other themes": len(test_all_builders.OTHER_THEMES),
     }
-    assert test_properties.PROFILE in ("ci", "release")
+
+
+@pytest.mark.parametrize(
+    ("environment", "profile"), [(None, "ci"), ("ci", "ci"), ("release", "release")]
+)
+def test_the_property_suite_runs_the_profile_the_page_names(environment, profile):
+    """CI (no HYPOTHESIS_PROFILE) runs the page's "in CI" count, a release run the
+    other: tests/test_properties.py, imported by a Python of its own, picks the
+    profile from the environment."""
+    env = {k: v for k, v in os.environ.items() if k != "HYPOTHESIS_PROFILE"}
+    if environment is not None:
+        env["HYPOTHESIS_PROFILE"] = environment
+    script = (
+        "import test_properties\n"
+        "from hypothesis import settings\n"
+        "print(test_properties.PROFILE, settings.get_profile(test_properties.PROFILE).max_examples)"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=Path(test_properties.__file__).parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    name, examples = run.stdout.split()
+    assert name == profile
+    assert int(examples) == _counts()[f"Property examples {ROWS[profile]}"]
+
+
+#: The page's row of each profile.
+ROWS = {"ci": "in CI", "release": "for a release"}
