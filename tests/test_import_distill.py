@@ -477,6 +477,26 @@ def test_source_missing(tmp_path, capsys):
     )
 
 
+def test_a_span_that_is_not_a_number_reads_as_a_browser_reads_it(tmp_path):
+    """colspan="two" is one column in a browser; the import neither fails nor merges."""
+    source = tmp_path / "article"
+    source.mkdir()
+    (source / "index.html").write_text(
+        "<!doctype html><html><body><d-title><h1>Spans</h1></d-title><d-article>"
+        '<table><tr><th colspan="two">A</th><th rowspan=" 1x">B</th></tr>'
+        "<tr><td>1</td><td>2</td></tr></table></d-article></body></html>",
+        "utf-8",
+    )
+    out = tmp_path / "o"
+    assert main(["import-distill", str(source), str(out)]) == 0
+    assert build_main(["-W", "-q", "-b", "html", str(out), str(out / "_html")]) == 0
+    soup = BeautifulSoup((out / "_html" / "index.html").read_text("utf-8"), "html.parser")
+    table = soup.select_one("article table, main table")
+    assert [[cell.get_text(strip=True) for cell in row.find_all(["th", "td"])]
+            for row in table.find_all("tr")] == [["A", "B"], ["1", "2"]]  # fmt: skip
+    assert not table.find(attrs={"colspan": True}) and not table.find(attrs={"rowspan": True})
+
+
 def test_progress_bar_only_on_a_terminal():
     from sphinx_playbook.cli.progress import Progress
 

@@ -193,10 +193,16 @@ def block_table(cx: Context, node: Tag) -> str:
 
 def _merged_cells(rows: list[Tag]) -> bool:
     return any(
-        int(attr_value(cell, "colspan") or 1) > 1 or int(attr_value(cell, "rowspan") or 1) > 1
+        _span(cell, "colspan") > 1 or _span(cell, "rowspan") > 1
         for row in rows
         for cell in row.find_all(["td", "th"], recursive=False)
     )
+
+
+def _span(cell: Tag, attribute: str) -> int:
+    """A cell's colspan or rowspan as a browser reads it: its leading digits, else 1."""
+    match = re.match(r"\s*\+?(\d+)", attr_value(cell, attribute))
+    return int(match.group(1)) if match else 1
 
 
 def _markdown_table(cx: Context, node: Tag, cells: Sequence[Sequence[Tag]], caption: str) -> str:
