@@ -159,7 +159,8 @@ def run_subprocess(
     """``python [python_options] -m sphinx ARGUMENTS`` in a new Python, its output
     in files (no pipe a surviving grandchild could hold open)."""
     timeout = default_timeout() if timeout is None else timeout
-    command = [sys.executable, *python_options, "-m", "sphinx", *map(str, arguments)]
+    # -P: the working folder is not put on sys.path (sphinx-build does not do it).
+    command = [sys.executable, "-P", *python_options, "-m", "sphinx", *map(str, arguments)]
     env = dict(os.environ if environment is None else environment)
     env.setdefault("PYTHONIOENCODING", "utf-8")  # Windows consoles' code page otherwise
     with tempfile.TemporaryDirectory(prefix="sphinx-process-") as folder:
