@@ -15,7 +15,9 @@ writers are forked). Where no pool may run, work is done here, when it is asked
 for; the outcome, and any error, is the same.
 
 The pool outlives a build in a process that builds again (a test suite, a
-server), so a worker starts (about half a second) once, not per build.
+server), so a worker starts (about half a second) once, not per build: it is the
+one thing of ours a process keeps, and holds no build's data (each task brings its
+whole input). Which phase a build is in is kept with its application.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import atexit
 import contextlib
 import multiprocessing
 import os
+import weakref
 from collections.abc import Callable
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -40,9 +43,9 @@ P = ParamSpec("P")
 _NICENESS = 10
 #: The one pool of this process, while it is open.
 _POOL: list[ProcessPoolExecutor] = []
-#: Set between a build's env-updated and the end of its write-started: the
-#: window in which a -j build does not fork.
-_BETWEEN_READING_AND_WRITING: list[bool] = [False]
+#: The applications between their env-updated and the end of their write-started:
+#: the window in which a -j build does not fork.
+_BETWEEN_READING_AND_WRITING: weakref.WeakSet[Sphinx] = weakref.WeakSet()
 
 
 def usable_cores() -> int:
@@ -62,7 +65,7 @@ def _lower_priority() -> None:
 def sphinx_may_fork(app: Sphinx) -> bool:
     """Whether Sphinx may fork this process now: a -j build (``app.parallel``,
     public) forks its readers and its writers, not in between."""
-    return app.parallel > 1 and not _BETWEEN_READING_AND_WRITING[0]
+    return app.parallel > 1 and app not in _BETWEEN_READING_AND_WRITING
 
 
 def sphinx_forks_writers(app: Sphinx) -> bool:
@@ -132,18 +135,18 @@ def close() -> None:
 
 def _before_reading(app: Sphinx, *args: Any) -> None:
     """A -j build forks its readers next: a pool left by an earlier build ends."""
-    _BETWEEN_READING_AND_WRITING[0] = False
+    _BETWEEN_READING_AND_WRITING.discard(app)
     if sphinx_may_fork(app):
         close()
 
 
 def _read(app: Sphinx, *args: Any) -> None:
-    _BETWEEN_READING_AND_WRITING[0] = True
+    _BETWEEN_READING_AND_WRITING.add(app)
 
 
 def _before_writing(app: Sphinx, *args: Any) -> None:
     """Last of the write-started handlers: a -j build forks its writers next."""
-    _BETWEEN_READING_AND_WRITING[0] = False
+    _BETWEEN_READING_AND_WRITING.discard(app)
     if sphinx_forks_writers(app):
         close()
 
