@@ -71,7 +71,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
         "version": __version__,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
-        "env_version": 9,  # 9: each formula kept with the page macros it is rendered with
+        "env_version": 10,  # 10: one registry of what pages show (machinery/registry.py)
     }
     if app in _SET_UP:
         return metadata

@@ -411,3 +411,50 @@ def test_parallel_reading_keeps_the_record(make_app, tmp_path):
     assert set(RECORDS.of(app.env)) == app.env.found_docs
     assert _refs(app, "refs-ref") == [("New section", "target.html#sec-label")]
     assert _refs(app, "refs-path")[0] == ("New section", "target.html#sec-label")
+
+
+# -- the registry: a feature's site-wide fact ------------------------------------------
+
+
+#: An extension whose pages show a site-wide fact Sphinx does not track (a file
+#: beside conf.py, not a source), noted in the registry as features do.
+SITE_FACT_EXTENSION = """
+from pathlib import Path
+from sphinx_playbook.machinery.registry import Shown, note_shown_by
+
+def _fact(app):
+    return Path(app.confdir, "motto.txt").read_text(encoding="utf-8").strip()
+
+def note(app, env):
+    note_shown_by(env, Shown.SITE_ASSET, _fact(app), ["one", "three"], name="motto")
+    return []
+
+def show(app, pagename, templatename, context, doctree):
+    if pagename in ("one", "three"):
+        context["body"] += f'<p class="motto">{_fact(app)}</p>'
+
+def setup(app):
+    app.connect("env-updated", note)
+    app.connect("html-page-context", show)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
+"""
+
+
+def test_a_site_fact_noted_in_the_registry_rewrites_the_pages_that_show_it(make_app, tmp_path):
+    book = Book(
+        make_app,
+        tmp_path,
+        {**FLAT["md"], "motto.txt": "Measure twice.\n", "motto_ext.py": SITE_FACT_EXTENSION},
+        conf="import os, sys\nsys.path.insert(0, os.path.dirname(__file__))\n"
+        'extensions.append("motto_ext")\n',
+    )
+    app, written = book.build(tmp_path / "build")
+    assert written == app.env.found_docs
+    assert _html(app, "one").select_one("p.motto").get_text() == "Measure twice."
+    app, written, _ = book.rebuild([("motto.txt", "Measure twice.", "Cut once.")])
+    # Sphinx also writes the page whose toctree lists them (part); no other.
+    assert {"one", "three"} <= written <= {"one", "three", "part"}
+    for page in ("one", "three"):
+        assert _html(app, page).select_one("p.motto").get_text() == "Cut once."
+    _app, written, _ = book.rebuild([])
+    assert written == set()

@@ -21,6 +21,7 @@ from sphinx.environment import BuildEnvironment
 from ..config import read_config
 from ..diagnostics import PlaybookWarning, warn
 from ..machinery.cache import cache_folder, digest, load_pickle
+from ..machinery.registry import Shown, note_shown
 from ..machinery.state import PageStore, SiteValue
 from ..metadata import page_metadata
 from . import bibliography as bibliography_module
@@ -172,7 +173,7 @@ def _load_and_report(path: Path) -> Bibliography:
     return bibliography
 
 
-#: The book's numbering (``playbook_citation_numbering = "book"``), kept to compare.
+#: The book's numbering (``playbook_citation_numbering = "book"``), for the writers.
 BOOK: SiteValue[BookNumbering | None] = SiteValue("citation_book", lambda: None)
 
 #: Each page's citations.
@@ -281,8 +282,9 @@ def reading_order(env: BuildEnvironment, root: str) -> list[str]:
 
 def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """Report the .bib files' problems once per build, and look up the citations of
-    the pages read; in book numbering, number every citation of the book and return
-    the pages whose numbers or list changed, so that they are written again."""
+    the pages read; in book numbering, number every citation of the book and note
+    in the registry what each page shows of it (its numbers, the list), so that the
+    pages whose numbers or list changed are written again."""
     site = [path for path in site_bibfiles(app) if path.exists()]
     own = sorted({f for page in _store(env).values() for f in page.bibfiles} - set(map(str, site)))
     for path in [*site, *map(Path, own)]:
@@ -322,12 +324,6 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
                 tuple(sorted((k, tuple(v)) for k, v in book.backlinks.items())),
             )
         book.signatures[docname] = signature
-    previous = BOOK.get(env)
     BOOK.set(env, book)
-    if previous is None:
-        return []
-    return sorted(
-        docname
-        for docname, signature in book.signatures.items()
-        if previous.signatures.get(docname) != signature
-    )
+    note_shown(env, Shown.CITATIONS, book.signatures)
+    return []

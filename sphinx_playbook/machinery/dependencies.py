@@ -1,4 +1,5 @@
-"""What each page shows of other pages, so that a rebuild never leaves a page stale.
+"""What each page shows of other pages through Sphinx: the part of the registry
+(:mod:`.registry`) that Sphinx's environment knows.
 
 Sphinx writes again the pages it read and the pages whose toctree lists them
 directly. A page also shows facts of other pages that Sphinx does not track: its
@@ -9,43 +10,40 @@ needs ``-E`` after renaming a section.
 
 The record, through public events and APIs only:
 
-* ``doctree-read``: for each page, the targets of its ``pending_xref`` nodes
-  (refdomain, reftype, reftarget, refdoc and MyST's reftargetid) and its
-  toctrees (``maxdepth``, ``titlesonly``, ``includehidden``, ``hidden`` and the
-  pages they include). It is kept with the page in the environment
-  (:mod:`.state`: dropped when the page is read again, merged from ``-j`` readers).
-* ``env-get-updated`` (after Sphinx's own handler has numbered sections and
-  figures; ``env-updated`` comes before that, with the re-read pages unnumbered):
-  a signature per page, a hash of the facts it shows of other pages
+* ``doctree-read`` (:func:`record`): for each page, the targets of its
+  ``pending_xref`` nodes (refdomain, reftype, reftarget, refdoc and MyST's
+  reftargetid) and its toctrees (``maxdepth``, ``titlesonly``,
+  ``includehidden``, ``hidden`` and the pages they include). It is kept with the
+  page in the environment (:mod:`.state`: dropped when the page is read again,
+  merged from ``-j`` readers).
+* :func:`signatures` (called by the registry at ``env-get-updated``, after
+  Sphinx's own handler has numbered sections and figures; ``env-updated`` comes
+  before that, with the re-read pages unnumbered): per page, a digest of each
+  kind of fact it shows of other pages
 
-  - its place in the reading order (Sphinx's relations): the previous and next
-    pages and their titles (HTML builders), its ancestors (the chapters menu
-    marks the current chapter), and their titles under themes with breadcrumbs;
-  - for each page its toctrees show, down to their ``maxdepth``: the title and
-    section number, and, above the last shown level, its table of contents
-    (``env.tocs``) and section numbers;
-  - for each cross-reference: the pages its target resolves to and, for labels,
-    pages and equations, those pages' titles, section and figure numbers, std
-    labels (anchor, section name), anonymous labels, equations, MyST heading
-    slugs and what the hover cards show of them (:data:`PREVIEWED`). Other
-    objects (terms, Python objects...) show the written text: only the page
-    they resolve to counts (the link's address).
-
-  The pages whose signature differs from the one kept from the previous build
-  with the same builder (builders may share one environment, ``sphinx-build -M``
-  does, and each has its own output) are returned, to be written again, except
-  those Sphinx writes anyway: each page returned also brings the pages whose
-  toctree lists it (``files_to_rebuild``).
+  - neighbours: its place in the reading order (Sphinx's relations): the
+    previous and next pages and their titles (HTML builders), its ancestors (the
+    chapters menu marks the current chapter), and their titles under themes
+    with breadcrumbs;
+  - toctrees: for each page its toctrees show, down to their ``maxdepth``: the
+    title and section number, and, above the last shown level, its table of
+    contents (``env.tocs``) and section numbers;
+  - references: for each cross-reference, the pages its target resolves to and,
+    for labels, pages and equations, those pages' titles, section and figure
+    numbers, std labels (anchor, section name), anonymous labels, equations,
+    MyST heading slugs and the page facts features noted for them (what the
+    hover cards show). Other objects (terms, Python objects...) show the written
+    text: only the page they resolve to counts (the link's address).
 
   Before that, the section numbers Sphinx left in the titles and tables of
   contents of pages no numbered toctree includes any more are dropped (see
-  :func:`_drop_stale_section_numbers`).
-* ``env-get-outdated``: a page whose toctree (or MyST path link) names a page
-  that was deleted is read again, as a fresh build reads it: Sphinx warns at
-  the toctree's file and line and leaves the entry out, and the neighbours'
-  links follow. A MyST path link to a file that did not exist reads again when
-  the file appears. Pages read before this module kept records are read again
-  once.
+  :func:`drop_stale_section_numbers`).
+* :func:`pages_to_reread` (the registry's ``env-get-outdated``): a page whose
+  toctree (or MyST path link) names a page that was deleted is read again, as a
+  fresh build reads it: Sphinx warns at the toctree's file and line and leaves
+  the entry out, and the neighbours' links follow. A MyST path link to a file
+  that did not exist reads again when the file appears. Pages read before this
+  module kept records are read again once.
 
 Targets that resolve nowhere (a missing label, an intersphinx target) are kept
 in the signature as unresolved: Sphinx warns about them where they are written,
@@ -53,19 +51,14 @@ and the page is written again when the target appears. Resolution follows Sphinx
 and MyST loosely (every candidate domain counts), which can only add pages.
 A page's facts are taken whole: a reference to one section of a page is written
 again when another section of that page is renamed.
-
-A signature kept is what the page showed when it was last written, provided the
-build wrote what it was asked to: a build that stops while writing, or one
-given a list of files (``sphinx-build ... FILE``, which writes only those),
-leaves the other pages to an ``-a`` build.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Mapping
+from typing import Any, NamedTuple
 
 from docutils import nodes
 from sphinx import addnodes
@@ -73,7 +66,6 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util import docname_join, logging, url_re
 
-from . import priorities
 from .state import PageStore
 
 logger = logging.getLogger(__name__)
@@ -88,17 +80,21 @@ Record = tuple[tuple[Toctree, ...], tuple[Xref, ...]]
 
 #: Each page's toctrees and cross-reference targets, as read.
 RECORDS: PageStore[Record] = PageStore("dependencies")
-#: What each page showed of other pages when it was last written, by builder name.
-SIGNATURES: PageStore[dict[str, bytes]] = PageStore("dependency_signatures")
-#: What a hover card shows of a page's targets (legends, first paragraphs,
-#: formulas), as a digest kept when the page is read (:mod:`..previews.collect`).
-PREVIEWED: PageStore[bytes] = PageStore("previewed")
+
+
+class SphinxFacts(NamedTuple):
+    """A digest of each kind of fact a page shows of other pages through Sphinx."""
+
+    neighbours: bytes
+    toctrees: bytes
+    references: bytes
 
 
 # -- doctree-read: what a page refers to ----------------------------------------------
 
 
-def _record(app: Sphinx, doctree: nodes.document) -> None:
+def record(app: Sphinx, doctree: nodes.document) -> None:
+    """``doctree-read``: the page's toctrees and cross-reference targets."""
     env = app.env
     toctrees: list[Toctree] = []
     for toctree in doctree.findall(addnodes.toctree):
@@ -144,9 +140,10 @@ def _myst_path(env: BuildEnvironment, xref: Xref) -> str | None:
         return None
 
 
-def _to_reread(
-    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
+def pages_to_reread(
+    env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
 ) -> list[str]:
+    """``env-get-outdated``: the pages a fresh build would read differently."""
     pages = RECORDS.of(env)
     reread = {d for d in env.all_docs if d not in pages} - removed - changed - added
     if removed:
@@ -187,8 +184,9 @@ def _sorted_items(mapping: dict | None) -> tuple:
 class _Facts:
     """The facts of each page, hashed once per build."""
 
-    def __init__(self, env: BuildEnvironment) -> None:
+    def __init__(self, env: BuildEnvironment, page_facts: Mapping[str, Mapping[str, bytes]]):
         self.env = env
+        self.page_facts = page_facts
         self.std = env.domains.standard_domain
         self.equations: dict[str, tuple[str, int]] = env.domains.math_domain.equations
         self._memo: dict[tuple[str, str], bytes] = {}
@@ -255,7 +253,7 @@ class _Facts:
                 tuple(sorted(index.get("anonlabels", ()))),
                 tuple(sorted(index.get("equations", ()))),
                 tuple(sorted((slug, tuple(entry)[1:]) for slug, entry in slugs.items())),
-                PREVIEWED.of(self.env).get(docname),
+                _sorted_items(dict(self.page_facts.get(docname) or {})),
             )
 
         return self._memoised("target", docname, facts)
@@ -389,37 +387,36 @@ def _uses_breadcrumbs(app: Sphinx) -> bool:
 
 
 def signatures(
-    app: Sphinx,
-    env: BuildEnvironment,
-    pages: dict[str, Record],
-) -> dict[str, bytes]:
-    """The signature of every page: a hash of what it shows of other pages."""
-    facts = _Facts(env)
+    app: Sphinx, env: BuildEnvironment, page_facts: Mapping[str, Mapping[str, bytes]]
+) -> dict[str, SphinxFacts]:
+    """What every page shows of other pages through Sphinx, a digest per kind;
+    ``page_facts``: what features noted of each page (:mod:`.registry`)."""
+    pages = RECORDS.of(env)
+    facts = _Facts(env, page_facts)
     html = getattr(app.builder, "format", None) == "html"
     relations = _relations(env) if html else {}
     breadcrumbs = html and _uses_breadcrumbs(app)
-    result: dict[str, bytes] = {}
+    result: dict[str, SphinxFacts] = {}
     for docname in sorted(env.found_docs & env.all_docs.keys()):
-        shown: list[object] = []
+        place: tuple = ()
+        toctrees: list[object] = []
+        references: list[object] = []
         related = relations.get(docname)
         if related:
             _parent, previous, following = related
             ancestors = _ancestors(relations, docname)
-            shown.append(
-                (
-                    "place",
-                    previous,
-                    following,
-                    *(None if d is None else facts.entry(d) for d in (previous, following)),
-                    tuple(ancestors),
-                    tuple(facts.entry(d) for d in ancestors) if breadcrumbs else (),
-                )
+            place = (
+                previous,
+                following,
+                *(None if d is None else facts.entry(d) for d in (previous, following)),
+                tuple(ancestors),
+                tuple(facts.entry(d) for d in ancestors) if breadcrumbs else (),
             )
         if docname in pages:
-            shown.extend(_toctree_facts(facts, pages, docname))
+            toctrees.extend(_toctree_facts(facts, pages, docname))
             for xref in pages[docname][1]:
                 through, linked = facts.resolve(xref)
-                shown.append(
+                references.append(
                     (
                         "xref",
                         xref,
@@ -428,11 +425,11 @@ def signatures(
                         tuple(sorted(linked)),
                     )
                 )
-        result[docname] = _digest(shown)
+        result[docname] = SphinxFacts(_digest(place), _digest(toctrees), _digest(references))
     return result
 
 
-def _drop_stale_section_numbers(env: BuildEnvironment) -> None:
+def drop_stale_section_numbers(env: BuildEnvironment) -> None:
     """Forget the section numbers of pages no numbered toctree includes any more.
 
     Sphinx's TocTreeCollector writes each number into the page's title
@@ -452,35 +449,3 @@ def _drop_stale_section_numbers(env: BuildEnvironment) -> None:
             for reference in toc.findall(nodes.reference):
                 if "secnumber" in reference:
                     del reference["secnumber"]
-
-
-def _outdated_by_dependencies(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """Keep every page's signature; the pages whose signature changed are written.
-
-    Left out: the pages Sphinx writes anyway, those read since this builder last
-    wrote (their signature was dropped with the rest of their record) and the
-    pages whose toctree lists one of them. Each page returned also brings the
-    pages whose toctree lists it (Sphinx's ``files_to_rebuild``), so returning a
-    page that is written anyway is not free.
-    """
-    _drop_stale_section_numbers(env)
-    builder = getattr(app.builder, "name", "")
-    kept = SIGNATURES.of(env)
-    before = {d: by_builder[builder] for d, by_builder in kept.items() if builder in by_builder}
-    after = signatures(app, env, RECORDS.of(env))
-    for docname, signature in after.items():
-        kept.setdefault(docname, {})[builder] = signature
-    read = {d for d in after if d not in before}
-    written = read.union(*(env.files_to_rebuild.get(d, ()) for d in read))
-    stale = sorted(
-        d for d, signature in after.items() if d not in written and before[d] != signature
-    )
-    if stale:
-        logger.debug("[playbook] pages that show facts that changed: %s", ", ".join(stale))
-    return stale
-
-
-def setup_dependencies(app: Sphinx) -> None:
-    app.connect("doctree-read", _record)
-    app.connect("env-get-outdated", _to_reread)
-    app.connect("env-get-updated", _outdated_by_dependencies, priority=priorities.PAGES_TO_WRITE)

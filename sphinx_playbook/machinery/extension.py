@@ -9,9 +9,9 @@ from __future__ import annotations
 from sphinx.application import Sphinx
 
 from .cache import setup_cache
-from .dependencies import setup_dependencies
 from .leftovers import setup_leftovers
 from .memory import setup_memory
+from .registry import setup_registry
 from .state import setup_state
 from .templates import setup_templates
 from .workers import setup_workers
@@ -22,6 +22,6 @@ def setup_build(app: Sphinx) -> None:
     setup_workers(app)
     setup_cache(app)
     setup_templates(app)
-    setup_dependencies(app)
+    setup_registry(app)
     setup_leftovers(app)
     setup_memory(app)

@@ -45,6 +45,8 @@ FREEZE_LONG_LIVED = 900
 #: First: a -j build forks its readers next, so a worker pool left by an earlier
 #: build ends here.
 READING_STARTS = 1
+#: Last: the registry notes the pages read, once every handler added its own.
+NOTE_PAGES_READ = 900
 
 # -- doctree-read -------------------------------------------------------------------
 

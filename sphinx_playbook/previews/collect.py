@@ -2,13 +2,13 @@
 
 Kept with the page in the environment (purged when it is read again), so that a
 page written later shows another page's targets without unpickling its doctree;
-its digest goes to :data:`..machinery.dependencies.PREVIEWED`, so that editing a
-legend or a first paragraph writes again every page whose cards show it.
+what they show is noted in the registry (:func:`..machinery.registry.note_page_fact`,
+kind ``cards``), so that editing a legend or a first paragraph writes again every
+page whose cards show it.
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import cast
 
@@ -18,7 +18,7 @@ from sphinx.application import Sphinx
 from sphinx.util.images import get_image_size
 
 from ..config import read_config
-from ..machinery.dependencies import PREVIEWED
+from ..machinery.registry import Shown, note_page_fact
 from ..machinery.state import PageStore
 from ..metadata import page_metadata
 from ..other_extensions import left_to_another
@@ -200,7 +200,7 @@ def page_previews(app: Sphinx, doctree: nodes.document) -> dict[str, Preview]:
     return previews
 
 
-def _digest(app: Sphinx, previews: dict[str, Preview]) -> bytes:
+def _shown(app: Sphinx, previews: dict[str, Preview]) -> list[tuple]:
     """What the cards show: their content, and the size of their images."""
     shown = []
     for anchor, preview in sorted(previews.items()):
@@ -210,7 +210,7 @@ def _digest(app: Sphinx, previews: dict[str, Preview]) -> bytes:
             if "://" not in image["uri"]
         ]
         shown.append((anchor, preview.kind, preview.node_id, preview.content.pformat(), sizes))
-    return hashlib.blake2b(repr(shown).encode("utf-8"), digest_size=16).digest()
+    return shown
 
 
 def collect_previews(app: Sphinx, doctree: nodes.document) -> None:
@@ -218,4 +218,4 @@ def collect_previews(app: Sphinx, doctree: nodes.document) -> None:
         return
     previews = page_previews(app, doctree)
     PREVIEWS.of(app.env)[app.env.docname] = previews
-    PREVIEWED.of(app.env)[app.env.docname] = _digest(app, previews)
+    note_page_fact(app.env, app.env.docname, Shown.CARDS, _shown(app, previews))

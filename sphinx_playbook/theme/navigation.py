@@ -7,10 +7,11 @@ by :class:`PageStore` through ``env-purge-doc`` and ``env-merge-info``) and the
 menu is built from them and ``env.titles`` at ``env-updated``, once per build.
 
 Sphinx rewrites a page when its source changes, and the pages whose toctree
-lists it; here each page's navigation (the menu, its current chapter, its
-previous and next pages and their titles) is compared with the previous build's
-at ``env-updated``, and the pages whose navigation changed are returned from it
-(Sphinx's public way to have pages written again): every page when the menu did.
+lists it; here the menu (shown by every page) and each page's navigation (its
+current chapter, its previous and next pages and their titles) are noted in the
+build's registry of what pages show (:mod:`..machinery.registry`, kinds
+``chapters`` and ``navigation``), which writes again the pages whose navigation
+changed since the same builder last wrote them: every page when the menu did.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
+from ..machinery.registry import Shown, note_shown, note_shown_by
 from ..machinery.state import PageStore, SiteValue
 from .registration import uses_playbook_theme
 
@@ -66,7 +68,7 @@ class ChapterGroup:
     links: list[ChapterLink]
 
 
-#: The last build's menu and each page's navigation, kept to compare with the next build's.
+#: This build's menu and each page's navigation, as the pages are written.
 MENU: SiteValue[ChaptersMenu | None] = SiteValue("chapters_menu", lambda: None)
 NAVIGATION: SiteValue[dict[str, PageNavigation]] = SiteValue("page_navigation", dict)
 
@@ -159,17 +161,15 @@ def pages_navigation(env: BuildEnvironment, menu: ChaptersMenu) -> dict[str, Pag
 
 
 def update_navigation(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    """``env-updated``: this build's menu and navigation; the pages to write again."""
-    menu_before, pages_before = MENU.get(env), NAVIGATION.get(env)
+    """``env-updated``: this build's menu and navigation, noted in the registry (the
+    pages to write again are its to find)."""
     menu = chapters_menu(env)
     pages = pages_navigation(env, menu)
     MENU.set(env, menu)
     NAVIGATION.set(env, pages)
-    if menu_before is None:
-        return []  # a first build writes every page
-    if menu_before != menu:
-        return sorted(env.found_docs)
-    return sorted(d for d, navigation in pages.items() if pages_before.get(d) != navigation)
+    note_shown_by(env, Shown.CHAPTERS, menu, env.all_docs)
+    note_shown(env, Shown.NAVIGATION, pages)
+    return []
 
 
 def chapter_groups(app: Sphinx, pagename: str, pathto: Callable[..., str]) -> list[ChapterGroup]:
