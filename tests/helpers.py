@@ -198,3 +198,12 @@ def warning_text(where: Any) -> str:
 def playbook_warnings(where: Any) -> list[str]:
     """The build's warning lines that carry the ``playbook`` type, without colours."""
     return [line for line in warning_text(where).splitlines() if "[playbook." in line]
+
+
+def build_app(make_app: Any, srcdir: Path, builder: str = "html", **options: Any) -> Any:
+    """Build with Sphinx's ``make_app`` fixture (the application stays for the test
+    to read ``app.env``, ``app.warning``; the fixture releases it) and return it.
+    ``options`` go to ``make_app``: ``builddir``, ``confoverrides``, ``parallel``..."""
+    app = make_app(builder, srcdir=srcdir, **options)
+    app.build()
+    return app

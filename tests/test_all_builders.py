@@ -7,13 +7,8 @@ with all nine, and the extension under alabaster and plain pydata-sphinx-theme.
 
 from __future__ import annotations
 
-from io import StringIO
-from pathlib import Path
-
 import pytest
-from bs4 import BeautifulSoup
-from conftest import REPO, ROOTS, sphinx_build
-from sphinx.testing.util import SphinxTestApp
+from helpers import REPO, ROOTS, build_in_process, read_page, sphinx_build
 
 ALL_BUILDERS = (
     "html",
@@ -34,28 +29,12 @@ DOCS_BUILDERS_NOT_IN_TEST_BUILDERS = ("man", "texinfo", "xml")
 OTHER_THEMES = ("alabaster", "pydata_sphinx_theme")
 
 
-def _build(srcdir: Path, builder: str, outdir: Path, **overrides) -> tuple[str, Path]:
-    app = SphinxTestApp(
-        builder,
-        srcdir=srcdir,
-        builddir=outdir,
-        status=StringIO(),
-        warning=StringIO(),
-        confoverrides=overrides,
-    )
-    try:
-        app.build()
-        return app.warning.getvalue(), Path(app.outdir)
-    finally:
-        app.cleanup()
-
-
 @pytest.mark.parametrize("builder", ALL_BUILDERS)
 @pytest.mark.parametrize("root", MORE_CLEAN_ROOTS)
 def test_more_roots_build_without_warnings(tmp_path, root, builder):
-    warnings, outdir = _build(ROOTS / f"test-{root}", builder, tmp_path)
-    assert warnings == ""
-    assert any(outdir.rglob("*")), "the builder wrote its output"
+    built = build_in_process(ROOTS / f"test-{root}", builder, tmp_path)
+    assert built.warnings == ""
+    assert any(built.outdir.rglob("*")), "the builder wrote its output"
 
 
 @pytest.mark.parametrize("builder", DOCS_BUILDERS_NOT_IN_TEST_BUILDERS)
@@ -68,9 +47,9 @@ def test_docs_build_with_warnings_as_errors(tmp_path, builder):
 @pytest.mark.parametrize("theme", OTHER_THEMES)
 @pytest.mark.parametrize("root", ["directives-myst", "article-myst"])
 def test_other_themes_show_the_content(tmp_path, theme, root):
-    warnings, outdir = _build(ROOTS / f"test-{root}", "html", tmp_path, html_theme=theme)
-    assert warnings == ""
-    page = BeautifulSoup((outdir / "index.html").read_text(encoding="utf-8"), "html.parser")
+    built = build_in_process(ROOTS / f"test-{root}", "html", tmp_path, html_theme=theme)
+    assert built.warnings == ""
+    page = read_page(built)
     body = page.select_one('[role="main"], main, .body')
     assert body is not None and body.find("h1") is not None
     if root == "directives-myst":
@@ -93,10 +72,10 @@ ROOTS_BAD_ON_PURPOSE = {
 @pytest.mark.parametrize("builder", ALL_BUILDERS)
 @pytest.mark.parametrize("root", sorted(ROOTS_BAD_ON_PURPOSE))
 def test_roots_bad_on_purpose_warn_only_on_purpose(tmp_path, root, builder):
-    warnings, _outdir = _build(
+    built = build_in_process(
         ROOTS / f"test-{root}",
         builder,
         tmp_path,
         suppress_warnings=ROOTS_BAD_ON_PURPOSE[root],
     )
-    assert warnings == ""
+    assert built.warnings == ""

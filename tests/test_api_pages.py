@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import playbook_warnings, read_html
+from helpers import playbook_warnings, read_html
 from PIL import Image
 
 from sphinx_playbook.images import has_transparency

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from conftest import ROOTS, playbook_warnings, read_html
+from helpers import ROOTS, playbook_warnings, read_html
 
 
 def appendix_parts(page) -> list[str]:

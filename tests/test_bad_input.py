@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from io import StringIO
 from pathlib import Path
 
 import pytest
@@ -30,7 +29,7 @@ from bad_input.cases import (
     write_corpus,
 )
 from bs4 import BeautifulSoup
-from sphinx.testing.util import SphinxTestApp
+from helpers import build_in_process, read_page
 
 from sphinx_playbook.diagnostics import PlaybookWarning
 
@@ -78,22 +77,15 @@ def parse_records(text: str, srcdir: Path) -> list[tuple[str | None, int | None,
 
 
 def _build(srcdir: Path, **confoverrides) -> Built:
-    """Build, keep what the tests read, and release the app (its node registrations)."""
-    app = SphinxTestApp(
-        "html", srcdir=srcdir, status=StringIO(), warning=StringIO(), confoverrides=confoverrides
+    """Build in this process, keeping what the tests read."""
+    built = build_in_process(srcdir, **confoverrides)
+    return Built(
+        srcdir=built.srcdir,
+        outdir=built.outdir,
+        statuscode=built.statuscode,
+        output=built.status + built.warnings,
+        records=parse_records(built.warnings, built.srcdir),
     )
-    try:
-        app.build()
-        warnings = app.warning.getvalue()
-        return Built(
-            srcdir=Path(app.srcdir),
-            outdir=Path(app.outdir),
-            statuscode=app.statuscode,
-            output=app.status.getvalue() + warnings,
-            records=parse_records(warnings, Path(app.srcdir)),
-        )
-    finally:
-        app.cleanup()
 
 
 @pytest.fixture(scope="module")
@@ -121,10 +113,6 @@ def _expected(case: Case, srcdir: Path) -> list[tuple[str, int | None, str, str]
         )
         for e in case.expected
     ]
-
-
-def _page(app: Built, name: str) -> BeautifulSoup:
-    return BeautifulSoup((app.outdir / f"{name}.html").read_text(encoding="utf-8"), "html.parser")
 
 
 def _sentinel_present(page: BeautifulSoup, name: str) -> bool:
@@ -159,7 +147,7 @@ def test_case_warns_exactly_and_keeps_the_page(corpus, case):
         # Sphinx 8.2 may write docutils' own messages without a type.
         assert matches[0][3] == kind or (matches[0][3] is None and kind == "docutils"), matches
         assert line is not None, "every page case is located at a line"
-    page = _page(corpus, case.name)
+    page = read_page(corpus, case.name)
     assert _sentinel_present(page, case.name), f"{case.name}: the rest of the page is missing"
 
 
@@ -174,7 +162,7 @@ def test_case_is_suppressed_by_its_subtype(corpus_suppressed, case):
     for path, line, message, kind in _expected(case, srcdir):
         if kind.startswith("playbook."):
             assert (path, line, message) not in got, f"{kind} in suppress_warnings did not hide it"
-    assert _sentinel_present(_page(corpus_suppressed, case.name), case.name)
+    assert _sentinel_present(read_page(corpus_suppressed, case.name), case.name)
 
 
 def test_suppressed_build_shows_only_other_tools_warnings(corpus_suppressed):
@@ -183,13 +171,13 @@ def test_suppressed_build_shows_only_other_tools_warnings(corpus_suppressed):
 
 
 def test_huge_inputs_are_shown_in_full(corpus):
-    many = _page(corpus, "huge_bib_authors")
+    many = read_page(corpus, "huge_bib_authors")
     card = many.select_one(".pb-card .pb-card__authors")
     assert card.get_text() == "F. Author0, F. Author1, F. Author2, ..."
     listed = many.select_one(".pb-reference-list li").get_text(" ", strip=True)
     assert listed.startswith("First0 Author0, First1 Author1,")
     assert "et al." in listed and f"Author{HUGE_AUTHORS - 1}" not in listed
-    table = _page(corpus, "huge_side_by_side").select_one(".pb-side-by-side table")
+    table = read_page(corpus, "huge_side_by_side").select_one(".pb-side-by-side table")
     assert len(table.select("tbody tr")) == HUGE_ROWS
 
 
@@ -221,16 +209,14 @@ def test_config_value_warns_exactly(config_builds, group: str, case: ConfigCase)
     assert [r for r in app.records if r[2] == message] == [(None, None, message, case.kind)]
     assert app.statuscode == 0
     assert "Traceback" not in app.output
-    assert _sentinel_present(_page(app, "index"), "settings")
+    assert _sentinel_present(read_page(app, "index"), "settings")
     suppressed = config_builds[f"{group}-suppressed"]
     assert suppressed.records == []
-    assert _sentinel_present(_page(suppressed, "index"), "settings")
+    assert _sentinel_present(read_page(suppressed, "index"), "settings")
 
 
 @pytest.mark.parametrize("group", ["types", "values"])
 def test_config_warnings_are_all_expected(config_builds, group):
     cases = CONFIG_TYPE_CASES if group == "types" else CONFIG_VALUE_CASES
     app = config_builds[group]
-    assert sorted(r[2] for r in app.records) == sorted(
-        c.message for c in cases
-    )
+    assert sorted(r[2] for r in app.records) == sorted(c.message for c in cases)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import REPO
+from helpers import REPO
 from sphinx_process import run_sphinx
 
 # The generator lives in benchmarks/, beside the command that uses it, not in the package.

@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import unquote
 
 import pytest
-from conftest import read_html
+from helpers import read_html
 from test_theme_options import conf_line, project, theme_warnings
 
 from sphinx_playbook.theme.options import (
@@ -305,7 +305,7 @@ def test_an_inline_announcement_stays_inline(make_app, tmp_path):
 
 
 def test_the_script_fetches_from_its_own_origin_only():
-    script = (THEME_DIR / "static/scripts/sphinx-playbook.js").read_text(encoding="utf-8")
+    script = (THEME_DIR / "static/scripts/sphinx-playbook.js_t").read_text(encoding="utf-8")
     body = re.search(r"async function loadAnnouncement\(\) \{(.*?)\n  \}", script, re.S)
     assert body and "url.origin !== location.origin" in body.group(1)
     assert body.group(1).index("origin") < body.group(1).index("fetch(")

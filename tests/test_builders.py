@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import REPO, ROOTS, sphinx_build
+from helpers import REPO, ROOTS, sphinx_build
 
 BUILDERS = ("html", "dirhtml", "singlehtml", "latex", "epub", "text")
 #: Builders that only the directives need to survive (no lost content, no crash).

@@ -8,7 +8,7 @@ import zipfile
 
 import jinja2
 import pytest
-from conftest import read_html, sphinx_build
+from helpers import read_html, sphinx_build
 
 import sphinx_playbook.citations.bibliography as bibliography_module
 import sphinx_playbook.citations.collect as collect_module

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import playbook_warnings, read_html
+from helpers import build_app, playbook_warnings, read_html, write_project
 
 from sphinx_playbook.citation_file import cff_author, citation_cff
 from sphinx_playbook.metadata import Affiliation, ArticleMetadata, Author
@@ -83,22 +83,16 @@ def _project(
     """A repository with the book in book/ and CITATION.cff at its root, named in
     conf.py as ``sphinx-playbook new`` names it (or beside conf.py, the default)."""
     book = tmp_path / "repository" / "book"
-    book.mkdir(parents=True)
     if not beside_conf:
         conf += 'playbook_citation_file = "../CITATION.cff"\n'
-    (book / "conf.py").write_text(conf, encoding="utf-8")
-    (book / f"index.{suffix}").write_text(PAGES[suffix], encoding="utf-8")
+    write_project(book, {f"index.{suffix}": PAGES[suffix]}, conf=conf)
     if cff is not None:
-        (book if beside_conf else book.parent).joinpath("CITATION.cff").write_text(
-            cff, encoding="utf-8"
-        )
+        write_project(book if beside_conf else book.parent, {"CITATION.cff": cff})
     return book
 
 
 def _build(make_app, book: Path, tmp_path: Path):
-    app = make_app("html", srcdir=book, builddir=tmp_path / "build")
-    app.build()
-    return app
+    return build_app(make_app, book, builddir=tmp_path / "build")
 
 
 def _warnings(app) -> list[tuple[str, int, str]]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import REPO, ROOTS, playbook_warnings, read_html, sphinx_build
+from helpers import REPO, ROOTS, playbook_warnings, read_html, sphinx_build
 from sphinx.errors import ConfigError
 
 from sphinx_playbook.citations.bibliography import latex_to_text, read_bibliography

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import REPO, ROOTS
+from helpers import REPO, ROOTS
 from sphinx.cmd.build import build_main
 from sphinx_process import run_sphinx
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup, Tag
-from conftest import REPO, sphinx_build
+from helpers import REPO, sphinx_build
 from markdown_it import MarkdownIt
 
 from sphinx_playbook.config import CONFIG_FIELDS, PREFIX

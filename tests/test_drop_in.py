@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import playbook_warnings, read_html
+from helpers import playbook_warnings, read_html
 from sphinx.testing.util import SphinxTestApp
 
 ROOT = Path(__file__).parent / "roots" / "test-drop-in"

@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import png, sphinx_build
+from helpers import png, sphinx_build
 
 
 def _files(folder: Path) -> set[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bs4 import BeautifulSoup
-from conftest import sphinx_build
+from helpers import sphinx_build
 
 CONF = '''
 extensions = ["sphinx_playbook"]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import playbook_warnings, sphinx_build
+from helpers import playbook_warnings, sphinx_build
 
 from sphinx_playbook.math.cache import FormulaKeys
 from sphinx_playbook.math.mathjax_compat import INSTEAD, advice, resolve_references, translate

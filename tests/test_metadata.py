@@ -6,7 +6,7 @@ import datetime as dt
 import re
 
 import pytest
-from conftest import playbook_warnings, read_html
+from helpers import playbook_warnings, read_html
 
 from sphinx_playbook.metadata import front_matter_fields, read_metadata, rest_field_value
 

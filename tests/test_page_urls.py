@@ -11,7 +11,7 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import ROOTS
+from helpers import ROOTS
 
 BASE = "https://example.org/book/"
 PAGES = {

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import read_html
+from helpers import read_html
 
 
 def _pdf_link(soup):

@@ -8,7 +8,7 @@ from pathlib import Path
 import plotly
 import pytest
 from bs4 import BeautifulSoup
-from conftest import sphinx_build
+from helpers import sphinx_build
 
 FULL = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 RELEASE = re.search(rb"v(\d+\.\d+\.\d+)", FULL.read_bytes()[:200]).group(1).decode()  # type: ignore[union-attr]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import brotli
 import pytest
-from conftest import ROOTS, sphinx_build
+from helpers import ROOTS, sphinx_build
 
 TEXT = (".html", ".js", ".css", ".json", ".svg", ".txt", ".xml")
 

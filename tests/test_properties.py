@@ -20,7 +20,7 @@ from pathlib import Path
 
 import html5lib
 import pytest
-from conftest import ROOTS
+from helpers import ROOTS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sphinx.testing.util import SphinxTestApp

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import REPO, ROOTS, playbook_warnings, read_html
+from helpers import REPO, ROOTS, playbook_warnings, read_html
 from pygments.token import Generic, Name
 
 from sphinx_playbook.theme.myst_lexer import MystLexer

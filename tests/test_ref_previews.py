@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup, Tag
-from conftest import ROOTS, sphinx_build
+from helpers import ROOTS, sphinx_build
 
 ROOT = ROOTS / "test-ref-previews"
 

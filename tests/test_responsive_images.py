@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import sphinx_build
+from helpers import sphinx_build
 from PIL import Image, ImageDraw, features
 
 #: Pillow writes AVIF from 11.2 with its own wheels; the oldest supported one does not.

@@ -16,7 +16,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import playbook_warnings, png, sphinx_build
+from helpers import page_path, playbook_warnings, png, soup, sphinx_build, write_project
 from pybtex.database import Person, parse_string
 
 BASE = "https://example.org/book/"
@@ -26,15 +26,7 @@ BAND = png(40, 20)
 
 def _project(tmp_path: Path, files: dict[str, str | bytes], conf: str = "") -> Path:
     """A source folder with conf.py and ``files`` (text or bytes, in subfolders too)."""
-    source = tmp_path / "src"
-    for name, content in {"conf.py": CONF + conf, **files}.items():
-        path = source / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
-    return source
+    return write_project(tmp_path / "src", files, conf=CONF + conf)
 
 
 def _build(make_app, source: Path, builder: str = "html", written: list[str] | None = None):
@@ -45,16 +37,6 @@ def _build(make_app, source: Path, builder: str = "html", written: list[str] | N
         app.connect("html-page-context", lambda _app, pagename, *_rest: written.append(pagename))
     app.build()
     return app
-
-
-def _page_file(out: Path, docname: str, builder: str) -> Path:
-    if builder == "dirhtml" and docname != "index":
-        return out / docname / "index.html"
-    return out / f"{docname}.html"
-
-
-def _read(path: Path) -> BeautifulSoup:
-    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
 
 def _meta(page: BeautifulSoup, attribute: str, name: str) -> list[str]:
@@ -84,8 +66,8 @@ def _site(out: Path) -> set[str]:
 def _og_image(out: Path, docname: str, builder: str = "html") -> tuple[str, Path | None] | None:
     """``og:image`` of a page (the same as ``twitter:image``) and the file it leads to
     (None: on another site)."""
-    page_file = _page_file(out, docname, builder)
-    page = _read(page_file)
+    page_file = page_path(out, docname, builder)
+    page = soup(page_file)
     images = _meta(page, "property", "og:image")
     assert images == _meta(page, "name", "twitter:image")
     if not images:
@@ -236,7 +218,7 @@ def test_removing_a_page_keeps_the_thumbnail_other_pages_use(make_app, tmp_path,
         return {path.relative_to(out).as_posix() for path in out.rglob("*.bib")}
 
     def bib(docname: str) -> str:
-        return _page_file(out, docname, builder).with_suffix(".bib").relative_to(out).as_posix()
+        return page_path(out, docname, builder).with_suffix(".bib").relative_to(out).as_posix()
 
     assert {p.name for p in (out / "_images").iterdir()} == {"shared.png", "own.png"}
     assert bib_files() == {bib("index"), bib("a"), bib("b"), bib("c")} - {bib("index")}
@@ -311,7 +293,7 @@ def test_affiliation_references_ignore_case(make_app, tmp_path, suffix):
     source = _project(tmp_path, {f"index.{suffix}": AFFILIATION_PAGES[suffix]})
     app = _build(make_app, source)
     assert playbook_warnings(app) == []
-    page = _read(app.outdir / "index.html")
+    page = soup(app.outdir / "index.html")
     authors, affiliations = _byline(page)
     assert affiliations == ["1Lab", "2University"]
     assert authors == [("Jane Doe", "1"), ("John Smith", "1,2")]
@@ -330,7 +312,7 @@ def test_an_affiliation_reference_that_matches_none_is_reported(make_app, tmp_pa
     assert "Lab" in warning and "University" in warning
     assert warning.endswith("[playbook.metadata]")
     # Shown as written, as an affiliation of its own, besides the two defined.
-    assert _byline(_read(app.outdir / "index.html"))[1] == ["1Lab", "2University", "3MIT"]
+    assert _byline(soup(app.outdir / "index.html"))[1] == ["1Lab", "2University", "3MIT"]
 
 
 # -- 3. BibTeX names, read back by pybtex ------------------------------------------------
@@ -384,7 +366,7 @@ def test_bibtex_names_read_back_as_written(make_app, tmp_path, suffix):
     source = _project(tmp_path, {f"index.{suffix}": _tricky_page(suffix)})
     app = _build(make_app, source)
     assert playbook_warnings(app) == []
-    page = _read(app.outdir / "index.html")
+    page = soup(app.outdir / "index.html")
     block = page.select_one("#pb-appendix-citation .highlight-bibtex").get_text()
     (entry,) = parse_string(block, "bibtex").entries.values()
     people = entry.persons["author"]
@@ -418,8 +400,8 @@ def test_the_citation_offers_its_bibtex_as_a_file(make_app, tmp_path, builder):
     assert playbook_warnings(app) == []
     files = set()
     for docname in ("index", "guide/intro"):
-        page_file = _page_file(app.outdir, docname, builder)
-        html = _read(page_file)
+        page_file = page_path(app.outdir, docname, builder)
+        html = soup(page_file)
         block = html.select_one(".highlight-bibtex").get_text()
         (link,) = html.select("a[download]")
         key = next(iter(parse_string(block, "bibtex").entries))
@@ -439,5 +421,5 @@ def test_a_page_that_stops_being_citable_loses_its_bib_file(make_app, tmp_path):
     assert (app.outdir / "index.bib").is_file()
     (source / "index.md").write_text("# Book\n\nText.\n", encoding="utf-8")
     app = _build(make_app, source)
-    assert _read(app.outdir / "index.html").select("a[download]") == []
+    assert soup(app.outdir / "index.html").select("a[download]") == []
     assert not (app.outdir / "index.bib").exists()

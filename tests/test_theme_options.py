@@ -13,7 +13,7 @@ from typing import Any
 import pydata_sphinx_theme
 import pytest
 import requests
-from conftest import playbook_warnings, png, read_html
+from helpers import playbook_warnings, png, read_html
 
 from sphinx_playbook.theme.options import PYDATA_OPTIONS, Honoured, Warned
 

@@ -21,7 +21,7 @@ import pydata_sphinx_theme
 import pytest
 import sphinx
 from bs4 import BeautifulSoup
-from conftest import sphinx_build
+from helpers import sphinx_build
 
 PYDATA_STATIC = (
     Path(pydata_sphinx_theme.__file__).parent / "theme" / "pydata_sphinx_theme" / "static"

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import png
+from helpers import png
 from playwright.sync_api import Page
 from pypdf import PageObject, PdfReader
 from pypdf.generic import ContentStream

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import sphinx_build
+from helpers import sphinx_build
 from playwright.sync_api import Browser
 from test_responsive_images import AVIF, make_book
 
