@@ -90,6 +90,8 @@ class Built:
     statuscode: int
     status: str
     warnings: str
+    #: The application, released (its config and environment can still be read).
+    app: Any = None
 
 
 def build_in_process(
@@ -119,6 +121,7 @@ def build_in_process(
             statuscode=app.statuscode,
             status=app.status.getvalue(),
             warnings=app.warning.getvalue(),
+            app=app,
         )
     finally:
         app.cleanup()

@@ -2,25 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from bs4 import BeautifulSoup
-from helpers import playbook_warnings, read_html
-from sphinx.testing.util import SphinxTestApp
-
-ROOT = Path(__file__).parent / "roots" / "test-drop-in"
+from helpers import ROOTS, build_in_process, playbook_warnings, read_html
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     """The drop-in root built once for the module."""
-    app = SphinxTestApp("html", srcdir=ROOT, builddir=tmp_path_factory.mktemp("drop-in"))
-    try:
-        app.build()
-    finally:
-        app.cleanup()
-    return app
+    return build_in_process(ROOTS / "test-drop-in", builddir=tmp_path_factory.mktemp("drop-in"))
 
 
 @pytest.mark.parametrize(
@@ -34,7 +24,7 @@ def built(tmp_path_factory):
 def test_other_extensions_read_the_heading_in_the_body(built, page, title):
     """sphinx-tippy and others read context["body"]: it holds the page's h1 for them,
     and only the written page has it in the title block instead."""
-    seen = BeautifulSoup(built.config.drop_in_bodies[page], "html.parser")
+    seen = BeautifulSoup(built.app.config.drop_in_bodies[page], "html.parser")
     assert [h1.get_text(strip=True).rstrip("¶#") for h1 in seen.find_all("h1")] == [title]
     written = read_html(built, page)
     assert not written.select('[role="main"] h1')

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bs4 import BeautifulSoup
-from helpers import sphinx_build
+from helpers import CONF as CONF_MINIMAL
+from helpers import build, read_page, write_project
 
-CONF = '''
+CONF = """
 extensions = ["sphinx_playbook"]
 html_theme = "sphinx_playbook"
 mathjax3_config = {"tex": {"macros": {
@@ -17,7 +17,7 @@ mathjax3_config = {"tex": {"macros": {
 }}}
 mathjax2_config = {"TeX": {"Macros": {"half": "\\\\frac{1}{2}"}}}
 playbook_math_macros = {"\\\\E": "\\\\mathbb{E}"}
-'''
+"""
 
 PAGE = r"""# Macros
 
@@ -25,19 +25,14 @@ $x \in \RR$, $\norm{x}$, $\half$ and $\E[x]$.
 """
 
 
-def build(tmp_path: Path, builder: str) -> Path:
-    source = tmp_path / "source"
-    source.mkdir(exist_ok=True)
-    (source / "conf.py").write_text(CONF, encoding="utf-8")
-    (source / "index.md").write_text(PAGE, encoding="utf-8")
-    out = tmp_path / builder
-    sphinx_build("-W", "-q", "-b", builder, str(source), str(out))
-    return out
+def build_source(tmp_path: Path, builder: str) -> Path:
+    source = write_project(tmp_path / "source", {"index.md": PAGE}, conf=CONF)
+    return build(source, tmp_path / builder, builder, "-W")
 
 
 def test_mathjax_macros_render_with_katex(tmp_path):
-    out = build(tmp_path, "html")
-    page = BeautifulSoup((out / "index.html").read_text(encoding="utf-8"), "html.parser")
+    out = build_source(tmp_path, "html")
+    page = read_page(out)
     formulas = page.select('[role="main"] .katex')
     assert len(formulas) == 4
     assert not page.select(".katex-error")
@@ -48,7 +43,7 @@ def test_mathjax_macros_render_with_katex(tmp_path):
 
 
 def test_mathjax_macros_reach_the_latex_preamble(tmp_path):
-    out = build(tmp_path, "latex")
+    out = build_source(tmp_path, "latex")
     tex = next(out.glob("*.tex")).read_text(encoding="utf-8")
     assert "\\renewcommand{\\RR}{\\mathbb{R}}" in tex
     assert "\\renewcommand{\\norm}[1]{\\left\\lVert #1 \\right\\rVert}" in tex
@@ -69,13 +64,8 @@ Later, $\norm{x + y} \le \norm{x} + \norm{y}$, as $\eqref{eq-positive}$ says.
 def test_latex_keeps_page_macros_and_equation_references(tmp_path):
     """LaTeX keeps a definition inside its formula: for the PDF, a page's definitions
     are global as in MathJax, and \\eqref points at the equation's LaTeX label."""
-    source = tmp_path / "source"
-    source.mkdir()
-    (source / "conf.py").write_text(
-        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\n', encoding="utf-8"
-    )
-    (source / "index.md").write_text(NOTE_PAGE, encoding="utf-8")
-    sphinx_build("-W", "-q", "-b", "latex", str(source), str(tmp_path / "latex"))
+    source = write_project(tmp_path / "source", {"index.md": NOTE_PAGE}, conf=CONF_MINIMAL)
+    build(source, tmp_path / "latex", "latex", "-W")
     tex = next((tmp_path / "latex").glob("*.tex")).read_text(encoding="utf-8")
     assert "\\gdef\\norm#1{\\left\\lVert #1 \\right\\rVert}" in tex
     assert "\\newcommand{\\norm}" not in tex
@@ -89,17 +79,13 @@ def test_a_renderer_conf_py_names_is_honoured(tmp_path):
     stop build-time math."""
     pages = {}
     for name, extra in (("chosen", 'html_math_renderer = "mathjax"\n'), ("listed", "")):
-        source = tmp_path / name
-        source.mkdir()
-        (source / "conf.py").write_text(
-            'extensions = ["sphinx.ext.mathjax", "sphinx_playbook"]\n'
+        source = write_project(
+            tmp_path / name,
+            {"index.md": "# Math\n\nA formula, $x^2$.\n"},
+            conf='extensions = ["sphinx.ext.mathjax", "sphinx_playbook"]\n'
             'html_theme = "sphinx_playbook"\n' + extra,
-            encoding="utf-8",
         )
-        (source / "index.md").write_text("# Math\n\nA formula, $x^2$.\n", encoding="utf-8")
-        sphinx_build("-W", "-q", "-b", "html", str(source), str(tmp_path / f"{name}-html"))
-        html = (tmp_path / f"{name}-html" / "index.html").read_text(encoding="utf-8")
-        pages[name] = BeautifulSoup(html, "html.parser")
+        pages[name] = read_page(build(source, tmp_path / f"{name}-html", "html", "-W"))
     chosen, listed = pages["chosen"], pages["listed"]
     assert not chosen.select(".katex")
     assert any("mathjax" in (script.get("src") or "") for script in chosen.find_all("script"))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from helpers import playbook_warnings, sphinx_build
+from helpers import playbook_warnings, read_page, sphinx_build
 
 from sphinx_playbook.math.cache import FormulaKeys
 from sphinx_playbook.math.mathjax_compat import INSTEAD, advice, resolve_references, translate
@@ -58,10 +58,19 @@ def test_mathjax_tex_is_translated_into_tex_katex_renders(tex, display):
 
 @pytest.mark.parametrize(
     "tex",
-    [r"\bm{x}", r"\bold{x}", r"\boldsymbol{\theta}", r"\operatorname*{arg\,max}_x",
-     r"\textsf{a} \texttt{b}", r"\Bbb{R}", r"\begin{align*} a &= b \end{align*}",
-     r"\begin{equation*}\begin{split} a &= b \\ &= c \end{split}\end{equation*}",
-     r"\begin{gather*} a \\ b \end{gather*}", r"a \nonumber \notag", r"\lt \gt"],
+    [
+        r"\bm{x}",
+        r"\bold{x}",
+        r"\boldsymbol{\theta}",
+        r"\operatorname*{arg\,max}_x",
+        r"\textsf{a} \texttt{b}",
+        r"\Bbb{R}",
+        r"\begin{align*} a &= b \end{align*}",
+        r"\begin{equation*}\begin{split} a &= b \\ &= c \end{split}\end{equation*}",
+        r"\begin{gather*} a \\ b \end{gather*}",
+        r"a \nonumber \notag",
+        r"\lt \gt",
+    ],
 )
 def test_what_katex_already_takes_is_left_as_written(tex):
     assert translate(tex).tex == tex
@@ -141,10 +150,6 @@ def _formulas(page: BeautifulSoup) -> list:
     return [f for f in body.select(".katex") if f.find_parent(class_="pb-previews") is None]
 
 
-def _read(out: Path, name: str = "index") -> BeautifulSoup:
-    return BeautifulSoup((out / f"{name}.html").read_text(encoding="utf-8"), "html.parser")
-
-
 #: The formulas each root's first page holds.
 FORMULAS = {"myst": 32, "rst": 30}
 
@@ -155,7 +160,7 @@ def test_mathjax_tex_builds_with_katex_under_w(rootdir, tmp_path, flavour):
     numbered by KaTeX itself; \\eqref shows the number Sphinx gives the equation."""
     out = tmp_path / "out"
     sphinx_build("-W", "-b", "html", str(rootdir / f"test-math-mathjax-{flavour}"), str(out))
-    page = _read(out)
+    page = read_page(out)
     formulas = _formulas(page)
     # MyST's root adds a gather outside $$ (MyST's amsmath), and \eqref to it.
     assert len(formulas) == FORMULAS[flavour]
@@ -213,7 +218,7 @@ def test_eqref_shows_the_number_beside_the_equation(rootdir, tmp_path, numfig):
     out = tmp_path / "out"
     source = rootdir / "test-math-mathjax-myst"
     sphinx_build("-W", "-b", "html", "-D", f"numfig={numfig}", str(source), str(out))
-    other = _read(out, "other")
+    other = read_page(out, "other")
     number = "(5)" if numfig == "1" else "(1)"
     assert _shown_numbers(other) == [number]
     assert _references(other) == [rf"\text{{{number}}}"]
@@ -226,7 +231,7 @@ def test_mathjax_tex_builds_as_mathml_too(rootdir, tmp_path, flavour):
     out = tmp_path / "out"
     source = rootdir / f"test-math-mathjax-{flavour}"
     sphinx_build("-W", "-b", "html", "-D", "playbook_math=mathml", str(source), str(out))
-    page = _read(out)
+    page = read_page(out)
     assert page.select(".pb-math-error") == []
     formulas = [m for m in page.select(".pb-body math") if not m.find_parent(class_="pb-previews")]
     assert len(formulas) == FORMULAS[flavour]
@@ -250,7 +255,7 @@ def test_a_changed_page_macro_rebuilds_as_a_fresh_build_does(rootdir, tmp_path):
     source, out, fresh = tmp_path / "source", tmp_path / "out", tmp_path / "fresh"
     shutil.copytree(rootdir / "test-math-mathjax-myst", source)
     sphinx_build("-W", "-b", "html", str(source), str(out))
-    assert "∥" in _read(out).get_text()
+    assert "∥" in read_page(out).get_text()
     index = source / "index.md"
     text = index.read_text(encoding="utf-8")
     old = r"\newcommand{\norm}[1]{\left\lVert #1 \right\rVert}"
@@ -262,8 +267,8 @@ def test_a_changed_page_macro_rebuilds_as_a_fresh_build_does(rootdir, tmp_path):
     for page in ("index", "other"):
         incremental = (out / f"{page}.html").read_text(encoding="utf-8")
         assert incremental == (fresh / f"{page}.html").read_text(encoding="utf-8"), page
-    assert _references(_read(out, "other")) == [r"\text{(6)}"]
-    later = [f for f in _formulas(_read(out)) if "\\norm{x}" in f.get_text()]
+    assert _references(read_page(out, "other")) == [r"\text{(6)}"]
+    later = [f for f in _formulas(read_page(out)) if "\\norm{x}" in f.get_text()]
     assert later and "∥" not in later[0].select_one(".katex-html").get_text()
 
 
@@ -313,12 +318,15 @@ def test_site_macros_and_page_macros_meet(make_app, tmp_path):
     )
     macros = {"\\RR": "\\mathbb{R}", "\\unit": "\\mbox{ m}"}
     app = make_app(
-        "html", srcdir=source, builddir=tmp_path / "build", freshenv=True,
+        "html",
+        srcdir=source,
+        builddir=tmp_path / "build",
+        freshenv=True,
         confoverrides={"playbook_math_macros": macros},
     )
     app.build()
     assert playbook_warnings(app) == []
-    formulas = _formulas(_read(Path(app.outdir)))
+    formulas = _formulas(read_page(Path(app.outdir)))
     (later,) = [f for f in formulas if f.select_one("annotation").get_text() == "\\RR"]
     assert later.select_one(".katex-html").get_text().strip() == "C"
 

@@ -5,13 +5,11 @@ URLs, the BibTeX ``url``, the citation links and the reference list's backlinks,
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 import pytest
-from bs4 import BeautifulSoup
-from helpers import ROOTS
+from helpers import ROOTS, build_app, soup, write_project
 
 BASE = "https://example.org/book/"
 PAGES = {
@@ -24,16 +22,13 @@ PAGES = {
 
 
 def _book(source: Path) -> None:
-    (source / "part").mkdir(parents=True)
-    shutil.copy(ROOTS / "test-citations" / "references.bib", source / "references.bib")
-    (source / "conf.py").write_text(
-        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\nproject = "Book"\n'
+    write_project(
+        source,
+        {**PAGES, "references.bib": (ROOTS / "test-citations" / "references.bib").read_bytes()},
+        conf='extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\nproject = "Book"\n'
         f'html_baseurl = "{BASE}"\nplaybook_published = "2025-01-02"\n'
         'playbook_bibfiles = ["references.bib"]\nplaybook_citation_numbering = "book"\n',
-        encoding="utf-8",
     )
-    for name, text in PAGES.items():
-        (source / name).write_text(text, encoding="utf-8")
 
 
 def _served(out: Path, url: str, suffix: str) -> Path:
@@ -43,10 +38,6 @@ def _served(out: Path, url: str, suffix: str) -> Path:
     if path == "" or path.endswith("/"):
         path += "index" + suffix
     return out / path
-
-
-def _page(path: Path) -> BeautifulSoup:
-    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
 
 @pytest.mark.parametrize(
@@ -60,8 +51,7 @@ def _page(path: Path) -> BeautifulSoup:
 )
 def test_page_urls_point_at_the_written_files(make_app, tmp_path, builder, confoverrides, suffix):
     _book(tmp_path / "source")
-    app = make_app(builder, srcdir=tmp_path / "source", confoverrides=confoverrides)
-    app.build()
+    app = build_app(make_app, tmp_path / "source", builder, confoverrides=confoverrides)
     out = Path(app.outdir)
     written = {
         path
@@ -72,7 +62,7 @@ def test_page_urls_point_at_the_written_files(make_app, tmp_path, builder, confo
     assert len(written) == (1 if builder == "singlehtml" else len(PAGES)), sorted(written)
     checked_links = 0
     for path in written:
-        page = _page(path)
+        page = soup(path)
         canonical = page.find("link", rel="canonical")["href"]
         assert _served(out, canonical, suffix) == path, canonical
         scholar = page.find("meta", attrs={"name": "citation_fulltext_html_url"})["content"]
@@ -85,6 +75,6 @@ def test_page_urls_point_at_the_written_files(make_app, tmp_path, builder, confo
             target = urljoin(canonical, link["href"])
             served, anchor = _served(out, target, suffix), urlsplit(target).fragment
             assert served.is_file(), (path, link["href"])
-            assert _page(served).find(id=anchor) is not None, (path, link["href"])
+            assert soup(served).find(id=anchor) is not None, (path, link["href"])
             checked_links += 1
     assert checked_links == 4 + 4, "four citation links and four backlinks"
