@@ -7,8 +7,7 @@ from pathlib import Path
 
 import plotly
 import pytest
-from bs4 import BeautifulSoup
-from helpers import sphinx_build
+from helpers import CONF, read_page, soup, sphinx_build, write_project
 
 FULL = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 RELEASE = re.search(rb"v(\d+\.\d+\.\d+)", FULL.read_bytes()[:200]).group(1).decode()  # type: ignore[union-attr]
@@ -31,16 +30,14 @@ def _export(kind: str, data: str | None = None) -> str:
 
 def make_project(root: Path) -> Path:
     book = root / "book"
-    (book / "figures").mkdir(parents=True)
     modules = root / "node_modules"  # beside the book, as `npm install` in the repository
     for name, release, traces, size in (
         ("basic", RELEASE, ["bar", "pie", "scatter"], 40_000),
         ("cartesian", RELEASE, ["bar", "heatmap", "histogram", "pie", "scatter"], 60_000),
         ("geo", "0.0.1", ["scatter", "scattergeo", "sankey"], 30_000),  # another release
     ):
-        folder = modules / f"plotly.js-{name}-dist-min"
-        folder.mkdir(parents=True)
-        (folder / f"plotly-{name}.min.js").write_text(_bundle(name, release, traces, size))
+        bundle = f"plotly.js-{name}-dist-min/plotly-{name}.min.js"
+        write_project(modules, {bundle: _bundle(name, release, traces, size)})
     figures = {
         "line": _export("scatter"),
         "untyped": _export("line", '[{"x": [1, 2], "y": [3, 4]}]'),  # no type: a scatter
@@ -71,8 +68,7 @@ def make_project(root: Path) -> Path:
         "menu": ["menu"],
         "added": ["added"],
     }
-    for name, html in figures.items():
-        (book / "figures" / f"{name}.html").write_text(html)
+    files = {f"figures/{name}.html": html for name, html in figures.items()}
     for page, names in pages.items():
         lines = [f"# Page {page}", ""]
         for name in names:
@@ -87,23 +83,16 @@ def make_project(root: Path) -> Path:
             ]
         if page == "index":
             lines += ["```{toctree}", *[p for p in pages if p != "index"], "```"]
-        (book / f"{page}.md").write_text("\n".join(lines))
-    (book / "conf.py").write_text(
-        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\nproject = "Plots"\n'
-    )
-    return book
+        files[f"{page}.md"] = "\n".join(lines)
+    return write_project(book, files, conf=CONF + 'project = "Plots"\n')
 
 
 def _plotly_of_each_figure(outdir: Path, page: str) -> dict[str, bytes]:
-    soup = BeautifulSoup((outdir / f"{page}.html").read_text(encoding="utf-8"), "html.parser")
     chosen = {}
-    for frame in soup.select("iframe"):
+    for frame in read_page(outdir, page).select("iframe"):
         name = frame["title"].removeprefix("The ").removesuffix(" figure.")
-        page_html = (outdir / frame["src"]).read_text(encoding="utf-8")
         script = next(
-            s
-            for s in BeautifulSoup(page_html, "html.parser").select("script[src]")
-            if "plotly" in s["src"]
+            s for s in soup(outdir / frame["src"]).select("script[src]") if "plotly" in s["src"]
         )
         chosen[name] = ((outdir / frame["src"]).parent / script["src"]).resolve().read_bytes()
     return chosen

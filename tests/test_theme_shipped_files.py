@@ -21,7 +21,7 @@ import pydata_sphinx_theme
 import pytest
 import sphinx
 from bs4 import BeautifulSoup
-from helpers import sphinx_build
+from helpers import build, read_page, soup, write_project
 
 PYDATA_STATIC = (
     Path(pydata_sphinx_theme.__file__).parent / "theme" / "pydata_sphinx_theme" / "static"
@@ -93,26 +93,14 @@ SPHINX_OWN = static_names(SPHINX_STATIC) | SPHINX_WRITTEN
 
 def make_project(root: Path, *, conf: str = MINIMAL_CONF, rst_root: bool = False) -> Path:
     """A two-page project: a MyST (or reST) root page and a reST page."""
-    src = root / "src"
-    src.mkdir(parents=True)
-    (src / "conf.py").write_text(conf, encoding="utf-8")
-    if rst_root:
-        (src / "index.rst").write_text(RST_ROOT, encoding="utf-8")
-    else:
-        (src / "index.md").write_text(MYST_ROOT, encoding="utf-8")
-    (src / "second.rst").write_text(SECOND, encoding="utf-8")
-    return src
-
-
-def build(src: Path, out: Path, builder: str = "html") -> Path:
-    sphinx_build("-q", "-b", builder, str(src), str(out))
-    return out
+    first = {"index.rst": RST_ROOT} if rst_root else {"index.md": MYST_ROOT}
+    return write_project(root / "src", {**first, "second.rst": SECOND}, conf=conf)
 
 
 def pages(out: Path) -> dict[Path, BeautifulSoup]:
     """Every written page, by its path."""
     return {
-        path: BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+        path: soup(path)
         for path in sorted(out.rglob("*.html"))
         if "_static" not in path.relative_to(out).parts
     }
@@ -205,7 +193,7 @@ def test_a_linked_pydata_file_keeps_pydatas_files(tmp_path):
     conf = MINIMAL_CONF + 'html_js_files = ["scripts/bootstrap.js"]\n'
     out = build(make_project(tmp_path, conf=conf), tmp_path / "out")
     assert static_files(out) >= PYDATA_FILES
-    index = BeautifulSoup((out / "index.html").read_text(encoding="utf-8"), "html.parser")
+    index = read_page(out)
     assert "_static/scripts/bootstrap.js" in [url.split("?")[0] for url in linked_urls(index)]
 
 
@@ -259,7 +247,7 @@ def test_every_script_and_stylesheet_carries_the_files_checksum(tmp_path, rst_ro
             query = urlsplit(url).query
             assert query == f"v={checksum(out / path)}", f"{page_path.name}: {url}"
     assert {"_static/scripts/sphinx-playbook.js", "_static/searchtools.js"} <= seen
-    scripts = BeautifulSoup((out / "index.html").read_text(encoding="utf-8"), "html.parser")
+    scripts = read_page(out)
     ours = scripts.find("script", src=re.compile(r"sphinx-playbook\.js"))
     assert ours.has_attr("defer"), "the theme's script still waits for the page"
 
@@ -269,7 +257,7 @@ def header_and_titles(out: Path) -> dict[str, tuple[str, str]]:
     spaces collapsed as a browser shows them."""
     result = {}
     for name in ("index", "second", "search", "genindex"):
-        page = BeautifulSoup((out / f"{name}.html").read_text(encoding="utf-8"), "html.parser")
+        page = read_page(out, name)
         logo, title = page.select_one(".logo__title").get_text(), page.title.get_text()
         result[name] = (" ".join(logo.split()), " ".join(title.split()))
     return result
@@ -314,6 +302,6 @@ def test_renaming_the_root_article_retitles_every_page(tmp_path):
     root = src / "index.md"
     root.write_text(root.read_text(encoding="utf-8").replace("Tiny Models", "Small Models"))
     build(src, out)
-    page = BeautifulSoup((out / "orphan.html").read_text(encoding="utf-8"), "html.parser")
+    page = read_page(out, "orphan")
     assert page.select_one(".logo__title").get_text(strip=True) == "A Field Guide to Small Models"
     assert page.title.get_text() == "Orphan \N{EM DASH} A Field Guide to Small Models"
