@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup, Tag
-from helpers import ROOTS, sphinx_build
+from helpers import ROOTS, build, read_page, sphinx_build
 
 ROOT = ROOTS / "test-ref-previews"
 
@@ -44,13 +44,8 @@ REFERENCES = {"index": 13, "rst": 9}
 
 
 def _build(tmp: Path, *options: str, builder: str = "html") -> Path:
-    out = tmp / f"out-{builder}"
-    sphinx_build("-q", "-W", "-b", builder, *options, str(ROOT), str(out))
-    return out
-
-
-def _page(out: Path, docname: str) -> BeautifulSoup:
-    return BeautifulSoup((out / f"{docname}.html").read_text(encoding="utf-8"), "html.parser")
+    """The previews root built with -W into ``tmp/out-BUILDER``."""
+    return build(ROOT, tmp / f"out-{builder}", builder, "-W", *options)
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +71,7 @@ def _cards(soup: BeautifulSoup) -> dict[str, Tag]:
 
 @pytest.mark.parametrize("docname", ["index", "rst"])
 def test_every_reference_kind_opens_the_card_of_its_target(site, docname):
-    soup = _page(site, docname)
+    soup = read_page(site, docname)
     hosts = soup.select("article .pb-xref")
     assert len(hosts) == REFERENCES[docname]
     cards = _cards(soup)
@@ -91,7 +86,7 @@ def test_every_reference_kind_opens_the_card_of_its_target(site, docname):
 
 @pytest.mark.parametrize("docname", ["index", "rst"])
 def test_each_target_has_one_card_in_a_hidden_store(site, docname):
-    soup = _page(site, docname)
+    soup = read_page(site, docname)
     stores = soup.select(".pb-previews")
     assert len(stores) == 1 and stores[0].has_attr("hidden")
     cards = stores[0].select(".pb-card")
@@ -110,7 +105,7 @@ def test_each_target_has_one_card_in_a_hidden_store(site, docname):
 def test_a_figure_card_shows_its_number_a_sized_lazy_image_and_its_legend(
     site, docname, prefix, page
 ):
-    soup = _page(site, docname)
+    soup = read_page(site, docname)
     href = f"{page}.html#{prefix}fig-throughput"
     card = _cards(soup)[href]
     link = soup.select_one(f'.pb-xref a[href="{href}"]')
@@ -130,7 +125,7 @@ def test_a_figure_card_shows_its_number_a_sized_lazy_image_and_its_legend(
     ("docname", "prefix", "page"), [("index", "", "targets"), ("rst", "rst-", "rst_targets")]
 )
 def test_a_table_card_shows_its_caption_and_first_rows(site, docname, prefix, page):
-    soup = _page(site, docname)
+    soup = read_page(site, docname)
     card = _cards(soup)[f"{page}.html#{prefix}tab-memory"]
     assert _text(card.select_one(".pb-preview__label")).startswith("Table ")
     assert _text(card.select_one(".pb-preview__caption")) == "Memory per method"
@@ -143,14 +138,14 @@ def test_a_table_card_shows_its_caption_and_first_rows(site, docname, prefix, pa
     ("docname", "prefix", "page"), [("index", "", "targets"), ("rst", "rst-", "rst_targets")]
 )
 def test_an_equation_card_shows_the_rendered_formula_and_its_number(site, docname, prefix, page):
-    soup = _page(site, docname)
+    soup = read_page(site, docname)
     href = f"{page}.html#equation-{prefix}eq-activations"
     card = _cards(soup)[href]
     link = soup.select_one(f'.pb-xref a[href="{href}"]')
     number = _text(link)  # "(1)"
     assert _text(card.select_one(".pb-preview__label")) == f"Equation {number}"
     # The number the target page shows beside the formula is the same.
-    target = _page(site, page).find(id=f"equation-{prefix}eq-activations")
+    target = read_page(site, page).find(id=f"equation-{prefix}eq-activations")
     assert _text(target.select_one(".eqno")).startswith(number)
     tex = card.select_one(".katex-display annotation").get_text()
     assert tex == r"m_{act} = L \cdot h \cdot \left(34 + 5 \frac{a s}{h}\right)"
@@ -161,7 +156,7 @@ def test_an_equation_card_shows_the_rendered_formula_and_its_number(site, docnam
     ("docname", "prefix", "page"), [("index", "", "targets"), ("rst", "rst-", "rst_targets")]
 )
 def test_a_section_card_shows_its_title_and_first_paragraph(site, docname, prefix, page):
-    soup = _page(site, docname)
+    soup = read_page(site, docname)
     card = _cards(soup)[f"{page}.html#{prefix}sec-memory"]
     paragraphs = [_text(p) for p in card.find_all("p")]
     assert paragraphs == [
@@ -176,7 +171,7 @@ def test_a_section_card_shows_its_title_and_first_paragraph(site, docname, prefi
 
 @pytest.mark.parametrize(("docname", "page"), [("index", "targets"), ("rst", "rst_targets")])
 def test_a_page_card_shows_its_title_and_description(site, docname, page):
-    card = _cards(_page(site, docname))[f"{page}.html"]
+    card = _cards(read_page(site, docname))[f"{page}.html"]
     title = "Targets" if docname == "index" else "Targets in reST"
     assert [_text(p) for p in card.find_all("p")] == [
         title,
@@ -193,7 +188,7 @@ def test_the_search_finds_a_card_s_words_on_its_target_s_page_only(site):
 
 def test_the_myst_and_rest_twins_show_the_same_cards(site):
     def shown(docname: str) -> list[tuple[str, list[str]]]:
-        cards = _page(site, docname).select(".pb-previews .pb-card")
+        cards = read_page(site, docname).select(".pb-previews .pb-card")
         return [
             (card["class"][-1], [_text(p) for p in card.find_all("p", class_=False)])
             for card in cards
@@ -204,7 +199,7 @@ def test_the_myst_and_rest_twins_show_the_same_cards(site):
 
 def test_the_setting_turns_the_cards_off(tmp_path):
     out = _build(tmp_path, "-D", "playbook_ref_previews=0")
-    soup = _page(out, "index")
+    soup = read_page(out, "index")
     assert soup.select(".pb-xref, .pb-previews, .pb-preview") == []
     assert soup.select_one('article a[href="targets.html#fig-throughput"]') is not None
 
@@ -259,7 +254,7 @@ def test_editing_a_previewed_target_rewrites_the_pages_that_show_it(tmp_path):
         fresh = tmp_path / f"fresh-{number}"
         sphinx_build("-q", "-b", "html", str(source), str(fresh))
         _same_site(built, fresh)
-        store = _page(built, referrer).select_one(".pb-previews")
+        store = read_page(built, referrer).select_one(".pb-previews")
         if "+" in shown:  # a formula: its TeX, as rendered
             assert any(shown in a.get_text() for a in store.select("annotation"))
         else:
