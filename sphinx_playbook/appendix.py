@@ -22,7 +22,6 @@ from docutils import nodes
 from myst_parser.mocking import MockState
 from sphinx.application import Sphinx
 from sphinx.builders.html import StandaloneHTMLBuilder
-from sphinx.environment import BuildEnvironment
 from sphinx.locale import _
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.nodes import nested_parse_with_titles
@@ -31,6 +30,7 @@ from .config import read_config
 from .diagnostics import PlaybookWarning, warn
 from .directives.base import OptionSpec, PlaybookDirective, component, find_components
 from .machinery import priorities
+from .machinery.leftovers import remove_with_page
 from .machinery.state import build_facts, builder_of
 from .scholarly import article_citation, article_metadata
 from .urls import is_safe_url
@@ -162,15 +162,9 @@ def _write_bibtex_file(
     path.write_text(link["bibtex"], encoding="utf-8")
 
 
-def _remove_bibtex_files(
-    app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
-) -> list[str]:
-    """``env-get-outdated``: a removed page's .bib goes with it (a fresh build has none)."""
-    builder = app.builder
-    if builder.name in BIBTEX_FILE_BUILDERS and isinstance(builder, StandaloneHTMLBuilder):
-        for docname in removed - added:
-            bibtex_file(builder, docname).unlink(missing_ok=True)
-    return []
+def _bibtex_output(builder: StandaloneHTMLBuilder, docname: str) -> Path | None:
+    """The .bib a removed page leaves, removed with it (a fresh build has none)."""
+    return bibtex_file(builder, docname) if builder.name in BIBTEX_FILE_BUILDERS else None
 
 
 def _titled(title: str, *children: nodes.Node, name: str) -> nodes.section:
@@ -383,6 +377,6 @@ def setup_appendix(app: Sphinx) -> None:
     app.add_node(fn_card, html=(visit_fn_card, depart_fn_card))
     app.add_node(bibtex_download, html=(visit_bibtex_download, depart_bibtex_download))
     app.connect("html-page-context", _write_bibtex_file)
-    app.connect("env-get-outdated", _remove_bibtex_files, priority=priorities.REMOVE_PAGE_BIBTEX)
+    remove_with_page(app, _bibtex_output)
     app.add_post_transform(BuildAppendix)
     app.connect("builder-inited", _check_repository_url)

@@ -213,7 +213,6 @@ def test_the_places_relative_to_sphinx_hold() -> None:
     assert default < p.CHOOSE_MATH_RENDERER and default < p.ENABLE_CITATIONS
     assert p.CHECK_THEME_OPTIONS < default < p.FREEZE_LONG_LIVED
     assert default < p.COLLECT_PREVIEWS  # after the ImageCollector
-    assert default > p.REMOVE_PAGE_BIBTEX  # before leftovers.remove_pages (500)
     assert default < p.PAGES_TO_WRITE  # after the TocTreeCollector and the features
     assert p.OPTIONS_CONTEXT < default < p.ONE_SEARCH_BUTTON < p.NOTE_LINKED_FILES
     assert max(p.NOTE_LINKED_FILES, p.CUT_LIFTED_TITLE) == p.CUT_LIFTED_TITLE

@@ -458,3 +458,30 @@ def test_a_site_fact_noted_in_the_registry_rewrites_the_pages_that_show_it(make_
         assert _html(app, page).select_one("p.motto").get_text() == "Cut once."
     _app, written, _ = book.rebuild([])
     assert written == set()
+
+
+# -- what a removed page leaves -------------------------------------------------------
+
+CITED_PAGE = "---\nauthors: [Ada Lovelace]\npublished: 2025-02-19\n---\n# Gone\n\nText.\n"
+
+
+@pytest.mark.parametrize("buildername", ["html", "dirhtml"])
+def test_a_removed_page_takes_its_bibtex_file_along(make_app, tmp_path, buildername):
+    """The appendix writes ``<page>.bib`` beside a page with a "cite this article"
+    block; when the page goes, so does the file (and dirhtml's folder)."""
+    pages = {
+        "index.md": "# Book\n\n```{toctree}\none\ngone\n```\n",
+        "one.md": "# One\n\nText.\n",
+        "gone.md": CITED_PAGE,
+    }
+    book = Book(make_app, tmp_path, pages)
+    app, _ = book.build(tmp_path / "build", buildername)
+    bib = Path(_output(app, "gone")).with_suffix(".bib")
+    assert bib.is_file()
+    app, _written, _ = book.rebuild(
+        [("gone.md", None, None), ("index.md", "one\ngone\n", "one\n")], buildername
+    )
+    assert not bib.exists()
+    assert not _output(app, "gone").exists()
+    if buildername == "dirhtml":
+        assert not bib.parent.exists()

@@ -6,7 +6,9 @@ and so do its copied source and the images no page shows any more. A fresh
 build has none of them. For the HTML builders:
 
 - ``env-get-outdated`` names the removed pages: each one's output file
-  (``builder.get_outfilename``) and copied source (``_sources/``) are deleted;
+  (``builder.get_outfilename``), copied source (``_sources/``) and the files a
+  feature writes beside it (:func:`remove_with_page`: the appendix's .bib) are
+  deleted, and the folders they leave empty (dirhtml's);
 - at ``build-finished`` the search index loses the words of removed text: Sphinx
   loads the last build's index, drops the pages read again, and keeps each word
   they alone held with no page (``"word":[]``); a fresh build has no such
@@ -20,6 +22,8 @@ build has none of them. For the HTML builders:
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Callable
 from pathlib import Path
 
 from sphinx.application import Sphinx
@@ -32,6 +36,17 @@ from .state import SiteValue
 
 #: The names under ``_images/`` of the environment's images, at the last build.
 IMAGES: SiteValue[frozenset[str]] = SiteValue("copied_images", frozenset)
+
+#: A file a page writes beside its own output: (builder, docname) -> path or None.
+PageOutput = Callable[[StandaloneHTMLBuilder, str], Path | None]
+#: Each application's :data:`PageOutput` functions (:func:`remove_with_page`).
+_PAGE_OUTPUTS: weakref.WeakKeyDictionary[Sphinx, list[PageOutput]] = weakref.WeakKeyDictionary()
+
+
+def remove_with_page(app: Sphinx, output: PageOutput) -> None:
+    """At setup: ``output(builder, docname)`` names a file the page writes beside its
+    own (None: none for this builder); it goes when the page is removed."""
+    _PAGE_OUTPUTS.setdefault(app, []).append(output)
 
 
 def _remove(path: Path, outdir: Path) -> None:
@@ -55,6 +70,10 @@ def remove_pages(
     outdir = Path(builder.outdir).resolve()
     sources = outdir / "_sources"
     for docname in removed - added:
+        for output in _PAGE_OUTPUTS.get(app, ()):
+            path = output(builder, docname)
+            if path is not None and path.resolve().is_relative_to(outdir):
+                _remove(path.resolve(), outdir)
         page = Path(builder.get_outfilename(docname)).resolve()
         if page.is_file() and page.is_relative_to(outdir):
             _remove(page, outdir)

@@ -53,12 +53,6 @@ NOTE_PAGES_READ = 900
 #: After Sphinx's collectors (500) made image URIs relative to the source folder.
 COLLECT_PREVIEWS = 600
 
-# -- env-get-outdated ---------------------------------------------------------------
-
-#: A removed page's .bib file goes before machinery/leftovers.py removes the page
-#: itself (500): dirhtml's folder is then empty, and goes with it.
-REMOVE_PAGE_BIBTEX = 400
-
 # -- env-updated --------------------------------------------------------------------
 
 #: First: reading is over, noted before any handler sends work to the workers.
