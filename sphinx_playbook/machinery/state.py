@@ -11,8 +11,9 @@ loaded through ``html_theme`` alone, after the environment exists.)
 
 - :class:`PageStore`: a value per page (its formulas, citations, metadata);
 - :class:`SiteValue`: one value for the site, computed from the pages once they
-  are read (the book's citation numbering, the chapters menu), kept to compare
-  with the next build's;
+  are read (the book's citation numbering, the chapters menu), for the writers
+  (what each page shows of it is noted in :mod:`.registry`, which decides the
+  pages to write again);
 - :func:`build_facts`: what the current builder is, for post-transforms, which
   Sphinx gives the environment and not the builder (never pickled).
 """
