@@ -13,9 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import REPO, ROOTS
+from helpers import REPO, ROOTS, sphinx_build
 from sphinx.cmd.build import build_main
-from sphinx_process import run_sphinx
 
 #: Output that is not the site: the pickled environment and doctrees, and Sphinx's
 #: record of the settings (kept as .buildinfo.bak when an edit changes them).
@@ -43,10 +42,7 @@ def _differences(first: Path, second: Path) -> list[str]:
 def _sphinx_build(src: Path, out: Path, *extra: str) -> None:
     """A new Python per build, as authors and CI run it: no state shared, and each
     its own hash seed, so that output that follows a set's order differs."""
-    result = run_sphinx(
-        ["-q", "-E", *extra, "-b", "html", str(src), str(out)], new_interpreter=True
-    )
-    assert result.returncode == 0, result.stderr
+    sphinx_build("-q", "-E", *extra, "-b", "html", str(src), str(out), new_interpreter=True)
 
 
 @pytest.fixture(scope="module")

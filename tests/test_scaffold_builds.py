@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 import yaml
 from bs4 import BeautifulSoup
+from helpers import read_page, run_sphinx
 from markdown_it import MarkdownIt
-from sphinx_process import run_sphinx
 
 from sphinx_playbook.cli import main
 
@@ -58,16 +58,18 @@ def documented_commands(root: Path) -> dict[str, str]:
 
 
 def workflow(root: Path) -> dict:
-    return yaml.safe_load((root / ".github" / "workflows" / "build.yml").read_text())
+    return yaml.safe_load(
+        (root / ".github" / "workflows" / "build.yml").read_text(encoding="utf-8")
+    )
 
 
 def readthedocs_command(root: Path) -> tuple[str, Path]:
     """What Read the Docs runs for .readthedocs.yaml, and where: in conf.py's folder."""
-    settings = yaml.safe_load((root / ".readthedocs.yaml").read_text())["sphinx"]
+    settings = yaml.safe_load((root / ".readthedocs.yaml").read_text(encoding="utf-8"))["sphinx"]
     warnings = "-W --keep-going " if settings.get("fail_on_warning") else ""
     command = (
         f"sphinx-build -T {warnings}-b html -d _build/doctrees -D language=en . "
-        f"{root / '_readthedocs' / 'html'}"
+        f"{shlex.quote(str(root / '_readthedocs' / 'html'))}"
     )
     return command, root / Path(settings["configuration"]).parent
 
@@ -158,7 +160,7 @@ def test_the_workflow_runs_the_documented_build_and_deploys_its_output(project):
 
 
 def _page(root: Path, name: str = "index") -> BeautifulSoup:
-    return BeautifulSoup((root / "_build" / "html" / f"{name}.html").read_text(), "html.parser")
+    return read_page(root / "_build" / "html", name)
 
 
 def test_front_matter_from_the_options(project):
