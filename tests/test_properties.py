@@ -20,7 +20,7 @@ from pathlib import Path
 
 import html5lib
 import pytest
-from helpers import ROOTS
+from helpers import ROOTS, warning_text, write_project
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sphinx.testing.util import SphinxTestApp
@@ -164,29 +164,24 @@ front_matter = st.dictionaries(
     max_size=5,
 ).map(lambda chosen: {k: FRONT_MATTER[k][i % len(FRONT_MATTER[k])] for k, i in chosen.items()})
 
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _WARNING_START = re.compile(r"^(?:\S[^\n]*?: )?(?:WARNING|ERROR|CRITICAL): ", re.M)
 
 
 @pytest.fixture(scope="module")
 def shared_app(tmp_path_factory):
     """One Sphinx app for every example: each build re-reads the two rewritten pages."""
-    srcdir = tmp_path_factory.mktemp("properties")
-    (srcdir / "conf.py").write_text(
-        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\n'
+    directives = ROOTS / "test-directives-myst" / "images"
+    srcdir = write_project(
+        tmp_path_factory.mktemp("properties"),
+        {
+            "good.bib": "@article{good2020,\n  title={Good},\n  author={Doe, Jane},\n"
+            "  year={2020}\n}\n",
+            "images/band.png": (directives / "band.png").read_bytes(),
+            "images/diagram.svg": (directives / "diagram.svg").read_bytes(),
+            "index.rst": "Properties\n==========\n\n.. toctree::\n\n   md\n   rst\n",
+        },
+        conf='extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\n'
         'project = "Properties"\nexclude_patterns = ["_build"]\n',
-        encoding="utf-8",
-    )
-    (srcdir / "good.bib").write_text(
-        "@article{good2020,\n  title={Good},\n  author={Doe, Jane},\n  year={2020}\n}\n",
-        encoding="utf-8",
-    )
-    images = srcdir / "images"
-    images.mkdir()
-    for name in ("band.png", "diagram.svg"):
-        (images / name).write_bytes((ROOTS / "test-directives-myst" / "images" / name).read_bytes())
-    (srcdir / "index.rst").write_text(
-        "Properties\n==========\n\n.. toctree::\n\n   md\n   rst\n", encoding="utf-8"
     )
     app = SphinxTestApp("html", srcdir=srcdir, status=StringIO(), warning=StringIO())
     yield app
@@ -212,7 +207,7 @@ def test_any_document_builds_with_located_warnings_and_parsing_html(shared_app, 
     shared_app.warning.truncate()
     shared_app.build()
     assert shared_app.statuscode == 0
-    warnings = _ANSI.sub("", shared_app.warning.getvalue())
+    warnings = warning_text(shared_app)
     assert "Traceback" not in warnings
     for match in _WARNING_START.finditer(warnings):
         line = match.group(0)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from helpers import REPO, ROOTS, playbook_warnings, read_html
+from helpers import REPO, ROOTS, build_in_process, playbook_warnings, read_html
 from pygments.token import Generic, Name
 
 from sphinx_playbook.theme.myst_lexer import MystLexer
@@ -25,17 +25,10 @@ ROOT = ROOTS / "test-reader-myst"
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> dict:
     """The reader root built with html and text, once for the module."""
-    from sphinx.testing.util import SphinxTestApp
-
-    apps = {}
-    for builder in ("html", "text"):
-        out = tmp_path_factory.mktemp(f"reader-{builder}")
-        app = SphinxTestApp(builder, srcdir=ROOT, builddir=out)
-        app.build()
-        apps[builder] = app
-    yield apps
-    for app in apps.values():
-        app.cleanup()
+    return {
+        builder: build_in_process(ROOT, builder, tmp_path_factory.mktemp(f"reader-{builder}"))
+        for builder in ("html", "text")
+    }
 
 
 @pytest.fixture(scope="module")
@@ -172,7 +165,9 @@ def test_the_docs_fallback_shows_the_exports_axis_titles():
         re.search(r"Plotly\.newPlot\(\s*\"[^\"]+\",\s*\[.*?\],\s*(\{.*\}),", export, re.S).group(1)
     )
     titles = [layout[axis]["title"]["text"] for axis in ("xaxis", "yaxis")]
-    svg = BeautifulSoup((REPO / "docs/figures/dp_scaling.svg").read_text(), "html.parser")
+    svg = BeautifulSoup(
+        (REPO / "docs/figures/dp_scaling.svg").read_text(encoding="utf-8"), "html.parser"
+    )
     texts = [text.get_text() for text in svg.find_all("text")]
     for title in titles:
         assert title in texts
