@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup, Tag
-from helpers import REPO, sphinx_build
+from helpers import REPO, read_page, sphinx_build
 from markdown_it import MarkdownIt
 
 from sphinx_playbook.config import CONFIG_FIELDS, PREFIX
@@ -89,8 +89,7 @@ def configuration_page(tmp_path_factory: pytest.TempPathFactory) -> BeautifulSou
     """docs/configuration.html as the documentation build writes it."""
     out = tmp_path_factory.mktemp("docs") / "html"
     sphinx_build("-q", "-b", "html", str(REPO / "docs"), str(out))
-    html = (out / "configuration.html").read_text(encoding="utf-8")
-    return BeautifulSoup(html, "html.parser")
+    return read_page(out, "configuration")
 
 
 def test_every_setting_has_a_row_with_its_default(configuration_page):

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from helpers import REPO, playbook_warnings, read_html, sphinx_build
 from fontTools.ttLib import TTFont
+from helpers import REPO, playbook_warnings, read_html, read_page, sphinx_build
 
 from sphinx_playbook.machinery import workers
 from sphinx_playbook.math.cache import FormulaKeys
@@ -232,7 +232,7 @@ def test_a_font_that_changes_changes_its_url(rootdir, tmp_path):
         css = (out / "_static" / "katex" / "katex.css").read_text(encoding="utf-8")
         urls = dict(url.split("?v=") for url in re.findall(r"url\(([^)]+)\)", css))
         font = (out / "_static" / "katex" / "fonts" / "KaTeX_Main-Regular.woff2").read_bytes()
-        page = BeautifulSoup((out / "index.html").read_text(encoding="utf-8"), "html.parser")
+        page = read_page(out)
         link = page.select_one('link[href^="_static/katex/katex.css"]')["href"]
         assert link.endswith(f"?v={zlib.crc32(css.encode()):08x}"), "Sphinx's checksum"
         return urls, font, link

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from helpers import REPO, ROOTS, build_in_process, playbook_warnings, read_html
+from helpers import REPO, ROOTS, build_in_process, playbook_warnings, read_html, soup
 from pygments.token import Generic, Name
 
 from sphinx_playbook.theme.myst_lexer import MystLexer
@@ -165,9 +165,7 @@ def test_the_docs_fallback_shows_the_exports_axis_titles():
         re.search(r"Plotly\.newPlot\(\s*\"[^\"]+\",\s*\[.*?\],\s*(\{.*\}),", export, re.S).group(1)
     )
     titles = [layout[axis]["title"]["text"] for axis in ("xaxis", "yaxis")]
-    svg = BeautifulSoup(
-        (REPO / "docs/figures/dp_scaling.svg").read_text(encoding="utf-8"), "html.parser"
-    )
+    svg = soup(REPO / "docs/figures/dp_scaling.svg")
     texts = [text.get_text() for text in svg.find_all("text")]
     for title in titles:
         assert title in texts

@@ -206,15 +206,15 @@ def test_the_setting_turns_the_cards_off(tmp_path):
 
 def test_dirhtml_pages_find_their_targets(tmp_path):
     out = _build(tmp_path, builder="dirhtml")
-    soup = BeautifulSoup((out / "index.html").read_text(encoding="utf-8"), "html.parser")
+    soup = read_page(out, "index", "dirhtml")
     assert len(soup.select(".pb-previews .pb-card")) == len(EXPECTED["index"])
-    nested = BeautifulSoup((out / "rst" / "index.html").read_text(encoding="utf-8"), "html.parser")
+    nested = read_page(out, "rst", "dirhtml")
     assert len(nested.select(".pb-previews .pb-card")) == len(EXPECTED["rst"])
 
 
 def test_no_card_in_builders_without_the_article_layout(tmp_path):
     out = _build(tmp_path, builder="singlehtml")
-    soup = BeautifulSoup((out / "index.html").read_text(encoding="utf-8"), "html.parser")
+    soup = read_page(out)
     assert soup.select(".pb-xref, .pb-previews") == []
     text = (_build(tmp_path, builder="text") / "index.txt").read_text(encoding="utf-8")
     assert "* ref: Memory usage" in text

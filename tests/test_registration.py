@@ -5,8 +5,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from bs4 import BeautifulSoup
-from helpers import ROOTS, read_html, sphinx_build
+from helpers import ROOTS, read_html, read_page, sphinx_build
 from sphinx_process import run_sphinx
 
 import sphinx_playbook
@@ -79,7 +78,7 @@ def test_theme_and_extension_build(tmp_path):
     )
     out = tmp_path / "out"
     sphinx_build("-W", "-q", "-b", "html", str(src), str(out))
-    page = BeautifulSoup((out / "index.html").read_text(encoding="utf-8"), "html.parser")
+    page = read_page(out)
     assert page.select_one("h1.pb-title").get_text(strip=True) == "The Ultra-Scale Playbook"
     assert page.find("link", href=lambda h: h and "sphinx-playbook.css" in h) is not None
 

@@ -8,8 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from bs4 import BeautifulSoup
-from helpers import sphinx_build
+from helpers import read_page, sphinx_build
 from PIL import Image, ImageDraw, features
 
 #: Pillow writes AVIF from 11.2 with its own wheels; the oldest supported one does not.
@@ -114,7 +113,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _pictures(outdir: Path, page: str = "index", kind: str = "webp") -> dict[str, tuple]:
     """Each image's ``<img>`` and its ``<source>`` of that type (None without one)."""
-    soup = BeautifulSoup((outdir / f"{page}.html").read_text(encoding="utf-8"), "html.parser")
+    soup = read_page(outdir, page)
     found = {}
     for img in soup.select(".pb-body img"):
         picture = img.find_parent("picture")
