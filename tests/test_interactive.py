@@ -134,7 +134,7 @@ def test_plotly_js_is_one_shared_file_loaded_only_inside_frames(page, html):
     outdir = Path(html.outdir)
     article_scripts = [s["src"] for s in page.find_all("script", src=True)]
     assert not [s for s in article_scripts if "plotly" in s or "://" in s]
-    assert any(s.endswith("sphinx-playbook-interactive.js") for s in article_scripts)
+    assert any(s.split("?")[0].endswith("sphinx-playbook-interactive.js") for s in article_scripts)
 
     shared = sorted((outdir / "_static" / "interactive").iterdir())
     assert [p.name for p in shared] == [

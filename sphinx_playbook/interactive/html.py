@@ -21,11 +21,13 @@ from typing import Any
 
 from docutils import nodes
 from sphinx.application import Sphinx
+from sphinx.builders import Builder
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.osutil import relative_uri
 
 from ..directives.base import find_components
 from ..machinery import priorities
+from ..machinery.linked_assets import declare, note_link, own_folder
 from ..machinery.state import build_facts
 from .directive import COMPONENT_NAME, PAGES
 from .exports import replace_placeholders
@@ -202,6 +204,11 @@ def _write_frame(translator: Any, node: nodes.Element) -> str | None:
     if not target.is_file():
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(page, encoding="utf-8")
+    # What the page links (its frame, the frame's libraries) is kept while it does.
+    docname = builder.current_docname
+    note_link(builder, docname, name)
+    for url in library_urls.values():
+        note_link(builder, docname, url.removeprefix("../"))
     return name
 
 
@@ -300,13 +307,22 @@ def _add_loader(
         app.add_js_file(LOADER, loading_method="defer")
 
 
-def _write_shared_files(app: Sphinx, exception: Exception | None) -> None:
-    """Each library any figure uses, once for the site, and the inline loader."""
-    builder = app.builder
-    if exception is not None or builder.format != "html" or builder.name.startswith("epub"):
+def _declare_loader(app: Sphinx, env: Any) -> list[str]:
+    """env-get-updated: the loader the pages will link (none without a figure), so
+    that a page not written again never keeps an older loader's ``?v=``."""
+    if app.builder.format == "html" and not app.builder.name.startswith("epub"):
+        declare(app, f"_static/{LOADER}", LOADER_SOURCE.read_bytes() if PAGES.of(env) else None)
+    return []
+
+
+def _write_shared_files(app: Sphinx, builder: Builder) -> None:
+    """write-started: each library any figure uses, once for the site, and the inline
+    loader, before any page links them (the loader with its ``?v=`` checksum)."""
+    if builder.format != "html" or builder.name.startswith("epub"):
         return
     pages = PAGES.of(app.env)
     if not pages:
+        Path(builder.outdir, "_static", LOADER).unlink(missing_ok=True)
         return
     # plotly.js: each figure's frame writes the bundle it needs (interactive/bundles.py).
     for name in sorted(set().union(*(page.libraries for page in pages.values())) - {"plotly"}):
@@ -322,4 +338,8 @@ def setup_html(app: Sphinx) -> None:
     app.add_node(interactive_frame, html=(visit_interactive_frame, depart_interactive_frame))
     app.add_post_transform(InteractiveFrames)
     app.connect("html-page-context", _add_loader)
-    app.connect("build-finished", _write_shared_files)
+    app.connect("env-get-updated", _declare_loader)
+    app.connect("write-started", _write_shared_files)
+    # A frame or a library no page links any more goes, as a fresh build has none.
+    own_folder(app, FRAMES_DIR)
+    own_folder(app, STATIC_SUBDIR)

@@ -63,6 +63,9 @@ READING_ENDS = 1
 #: The dependency registry's pages to write, after Sphinx's TocTreeCollector (500)
 #: numbered sections and figures and after every feature (500) noted its facts.
 PAGES_TO_WRITE = 900
+#: The pages that link a site-wide file whose checksum changes (machinery/linked_assets.py),
+#: after every feature (500) declared the files it makes before the pages.
+STALE_LINKS = 950
 
 # -- write-started ------------------------------------------------------------------
 
@@ -84,11 +87,17 @@ ONE_SEARCH_BUTTON = 600
 NOTE_LINKED_FILES = 900
 #: The title cut from the body last: every other handler reads it with its heading.
 CUT_LIFTED_TITLE = 950
+#: Last: the stylesheets and scripts the page links, as its template writes them
+#: (machinery/linked_assets.py).
+NOTE_PAGE_LINKS = 990
 
 # -- build-finished -----------------------------------------------------------------
 
 #: After every handler that writes files (leftovers, search index, static pruning).
 PRECOMPRESS = 900
+#: The pages' links noted (machinery/linked_assets.py) after every handler that writes
+#: files, precompression included: a file written after the pages is late.
+NOTE_LATE_FILES = 950
 #: Last: the worker pool ends when nothing can send it work any more.
 BUILD_ENDS = 999
 

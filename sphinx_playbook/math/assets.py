@@ -2,8 +2,11 @@
 
 Pages link ``_static/katex/katex.css?v=<checksum>``: Sphinx computes the checksum
 from the file when it writes a page, so the file is final before the first
-page (write-started). Each KaTeX font is cut to the characters the site draws
-with it (:mod:`.fonts`), in the workers, and kept in the cache folder by
+page (write-started), and declared at env-get-updated
+(:func:`..machinery.linked_assets.declare`): every page that links it, with
+formulas of its own or a hover card's, is written again when it changes. Each
+KaTeX font is cut to the characters the site draws with it (:mod:`.fonts`), in the
+workers, and kept in the cache folder by
 everything it is made of; the stylesheet names each font with its version, so
 a browser never keeps a font that lacks a glyph the site now draws. A face no
 formula draws with is not written at all.
@@ -22,8 +25,8 @@ from sphinx.environment import BuildEnvironment
 
 from ..machinery import workers
 from ..machinery.cache import cache_folder, digest, write_atomically
-from ..machinery.state import SiteValue
-from .collect import FORMULAS, Formula
+from ..machinery.linked_assets import declare
+from .collect import Formula
 from .fonts import LEGACY_FONT_SOURCES, subset_font, without_unused_faces
 from .renderers import KATEX, TEMML, Library
 from .site import SiteMath, site_formulas, site_math, uses_renderer
@@ -41,15 +44,14 @@ def stylesheet(library: Library) -> str:
     return f"{library.name}/{library.name}.css"
 
 
-#: What the pages with math link: the stylesheet's bytes and each font's version.
-#: When it changes, every page with math is written again (its ``?v=`` changed).
-LINKED: SiteValue[str] = SiteValue("math_assets", str)
-
-
 def prepare_assets(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """env-get-updated (the last event that can add pages to the write): every
-    formula rendered and the cache saved; the stylesheet made, the fonts started;
-    the pages with math returned when what they link changed."""
+    formula rendered and the cache saved; the stylesheet made and declared (it
+    names each font with its version), the fonts started.
+
+    The pages that link the stylesheet are not guessed here: a page shows math
+    from other pages too (an equation's hover card), and which pages link it is
+    known only as they are written. :mod:`..machinery.linked_assets` keeps that."""
     if not uses_renderer(app.builder):
         return []
     site = site_math(app)
@@ -60,15 +62,8 @@ def prepare_assets(app: Sphinx, env: BuildEnvironment) -> list[str]:
     site.files, site.font_versions, site.unused_fonts = {}, {}, []
     if formulas:
         site.files = _files(app, site, formulas)
-    linked = digest(
-        site.files.get(f"{site.library.name}.css", b""),
-        *sorted(f"{name}={version}" for name, version in site.font_versions.items()),
-    )
-    before = LINKED.get(env)
-    LINKED.set(env, linked)
-    if not before or before == linked:
-        return []
-    return sorted(docname for docname, page in FORMULAS.of(env).items() if page)
+    declare(app, f"_static/{stylesheet(site.library)}", site.files.get(f"{site.library.name}.css"))
+    return []
 
 
 def write_assets(app: Sphinx, builder: Builder) -> None:
