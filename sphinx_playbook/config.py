@@ -282,6 +282,19 @@ class PlaybookConfig:
             "example": True,
         },
     )
+    csp: bool = field(
+        default=False,
+        metadata={
+            "validate": lambda v: isinstance(v, bool),
+            "expects": "True or False",
+            "doc": "Write a strict Content-Security-Policy into every page as a "
+            "`<meta http-equiv>`: `default-src 'self'; script-src 'self'; style-src 'self'; "
+            "img-src 'self' data:; frame-src 'self'`. The pages are the same without it (no "
+            "inline script or style of ours), so a host may send the policy as a header "
+            "instead; an author's raw HTML must then keep to it too (docs/security.md).",
+            "example": True,
+        },
+    )
 
 
 CONFIG_FIELDS = {f.name: f for f in dataclasses.fields(PlaybookConfig)}

@@ -305,7 +305,7 @@ def test_an_inline_announcement_stays_inline(make_app, tmp_path):
 
 
 def test_the_script_fetches_from_its_own_origin_only():
-    script = (THEME_DIR / "static/scripts/sphinx-playbook.js").read_text(encoding="utf-8")
+    script = (THEME_DIR / "static/scripts/sphinx-playbook.js_t").read_text(encoding="utf-8")
     body = re.search(r"async function loadAnnouncement\(\) \{(.*?)\n  \}", script, re.S)
     assert body and "url.origin !== location.origin" in body.group(1)
     assert body.group(1).index("origin") < body.group(1).index("fetch(")

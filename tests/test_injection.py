@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 import pytest
 from bs4 import BeautifulSoup
 from helpers import ROOTS, build_in_process, read_page, write_project
+from page_styles import page_rules, style_of
 
 SCRIPT = "<script>alert('xss')</script>"
 HANDLER = '" onmouseover="alert(1)" x="'
@@ -204,11 +205,13 @@ def test_head_tags_are_escaped(injected):
 
 def test_css_options_never_reach_style(injected):
     index = _pages(injected)["index"]
+    # Style attributes are classes of the page's own stylesheet (strict CSP).
+    rules = page_rules(index, injected / "index.html")
     bands = index.select(".pb-wide-image")
     assert len(bands) == 2, "both wide-image directives are written"
     for band in bands:
-        assert band["style"] == "--pb-band-bg: white;"
-    assert index.select_one(".pb-side-by-side")["style"] == (
+        assert style_of(band, rules) == "--pb-band-bg: white;"
+    assert style_of(index.select_one(".pb-side-by-side"), rules) == (
         "--pb-columns: repeat(2, minmax(0, 1fr));"
     )
 
@@ -252,3 +255,6 @@ def test_default_build_loads_nothing_from_another_origin(tmp_path, root):
                 assert not urlsplit(url).netloc, (page.name, str(element)[:200])
         for element in soup.find_all(style=True):
             assert "url(" not in element["style"], (page.name, element["style"])
+        # The style attributes moved to the page's own stylesheet (strict CSP).
+        for declarations in page_rules(soup, page).values():
+            assert "url(" not in declarations, (page.name, declarations)

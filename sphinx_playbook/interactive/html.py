@@ -4,7 +4,8 @@ Each figure's export becomes a small page of its own under ``_interactive/``,
 named by the hash of its content, that loads the site's shared libraries from
 ``_static/interactive/``. The article embeds it with ``<iframe loading="lazy">``
 (or, with ``:isolation: inline``, a tiny loader injects it), inside a box whose
-size the page reserves from the start. The static fallback follows the frame;
+size the page reserves from the start (a ``style`` attribute, which the theme moves
+into the page's own stylesheet, see csp.py). The static fallback follows the frame;
 CSS shows it instead of the frame on phones (``:narrow: image``), in print and
 when JavaScript is off, so the article itself needs no script.
 """
@@ -16,6 +17,7 @@ import html
 import re
 import shutil
 import urllib.parse
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,8 @@ from sphinx.builders import Builder
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.osutil import relative_uri
 
+from .. import csp
+from ..config import read_config
 from ..directives.base import find_components
 from ..machinery import priorities
 from ..machinery.linked_assets import declare, note_link, own_folder
@@ -41,66 +45,34 @@ from .libraries import (
 
 #: Where the figures' own pages are written, relative to the output root.
 FRAMES_DIR = "_interactive"
-#: The ``:isolation: inline`` loader (under 1 KB, so its comments are here),
-#: copied to ``_static/``; it fetches a figure's page when it nears the viewport, moves
-#: the page's plot and scripts into the box, and runs the scripts in order, each
-#: library once.
+#: The ``:isolation: inline`` loader (about 1 KB, so its comments are here),
+#: copied to ``_static/``; it fetches a figure's page when it nears the viewport, links
+#: the export's own stylesheet, moves the page's plot and scripts into the box, and
+#: runs the scripts (all files) in order, each library once.
 LOADER = "sphinx-playbook-interactive.js"
-LOADER_SOURCE = Path(__file__).parent / "static" / LOADER
 
-#: Resizes fixed-size Plotly plots to the box they are shown in (CSS zoom would
-#: misplace their labels), again whenever the box changes size.
-FIT_SCRIPT = (
-    "(function(){var b=document.currentScript.closest('[data-pb-box]');"
-    "function f(){if(!window.Plotly)return;"
-    "b.querySelectorAll('.plotly-graph-div').forEach(function(d){"
-    "for(var p=d;p&&p!==b;p=p.parentElement){p.style.width=p.style.height='100%'}"
-    "if(d.layout)Plotly.relayout(d,{width:b.clientWidth,height:b.clientHeight})})}"
-    "if(document.readyState==='complete')f();else addEventListener('load',f);"
-    "addEventListener('resize',f)})();"
-)
-
-#: Plotly plots that follow the reader's colour mode: the frame asks the article page
-#: for the theme's colours when it loads, and the page sends them again whenever the
-#: mode changes (sphinx-playbook.js); ``Plotly.relayout`` recolours the plots without
-#: re-running the export, and back to the export's own colours in light mode.
-THEME_SCRIPT = (
-    "(function(){var b=document.currentScript.closest('[data-pb-box]'),saved=new Map();"
-    "function get(o,k){return k.split('.').reduce(function(v,p){return v&&v[p]},o)}"
-    "function apply(t){if(!window.Plotly)return;"
-    "b.querySelectorAll('.plotly-graph-div').forEach(function(d){"
-    "if(!d.layout||(!t.dark&&!saved.has(d)))return;"
-    "var k=['paper_bgcolor','plot_bgcolor','font.color'],u={},o;"
-    "Object.keys(d.layout).concat(['xaxis','yaxis']).forEach(function(a){"
-    "if(/^[xy]axis\\d*$/.test(a)&&k.indexOf(a+'.gridcolor')<0)"
-    "k.push(a+'.gridcolor',a+'.zerolinecolor',a+'.linecolor')});"
-    "if(!saved.has(d)){o={};k.forEach(function(n){var v=get(d.layout,n);"
-    "o[n]=v===undefined?null:v});saved.set(d,o)}o=saved.get(d);"
-    "k.forEach(function(n){u[n]=!t.dark?(n in o?o[n]:null):"
-    "n==='font.color'?t.text:/bgcolor$/.test(n)?t.bg:t.grid});"
-    "Plotly.relayout(d,u)})}"
-    "addEventListener('message',function(e){"
-    "if(e.source===parent&&e.data&&typeof e.data.pbTheme==='object')apply(e.data.pbTheme)});"
-    "parent.postMessage({pbTheme:'request'},'*')})();"
-)
-
-FRAME_STYLE = (
-    "html,body{margin:0;height:100%;overflow:hidden;background:transparent}"
-    "[data-pb-box]{width:100%;height:100%}"
-    "noscript img{display:block;width:100%;height:100%;object-fit:contain}"
-)
+#: The files every figure's page and the pages that hold figures share, copied to
+#: ``_static/`` (each under 2 KB, so their comments are in them): the rules of the
+#: figure's box on the article page (under any theme); the figure's own page filling
+#: its frame; the script that fits Plotly plots to the box and follows the reader's
+#: colour mode. Files, not inline, so a strict Content-Security-Policy applies.
+STYLESHEET = "sphinx-playbook-interactive.css"
+FRAME_STYLESHEET = "sphinx-playbook-frame.css"
+FRAME_SCRIPT = "sphinx-playbook-frame.js"
+STATIC_SOURCES = Path(__file__).parent / "static"
+SHARED_FILES = (LOADER, STYLESHEET, FRAME_STYLESHEET, FRAME_SCRIPT)
 
 FRAME_PAGE = """<!DOCTYPE html>
 <html lang="{lang}">
 <head>
 <meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
+{policy}<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title>
-<style data-pb-frame>{style}</style>
+<link rel="stylesheet" href="{frame_css}">
 {head}</head>
 <body>
 <noscript>{fallback}</noscript>
-<div data-pb-box>{body}<script>{fit}</script>{theme}</div>
+<div data-pb-box>{body}<script src="{frame_js}"{follow}></script></div>
 </body>
 </html>
 """
@@ -132,25 +104,50 @@ def frame_page(
     title: str,
     fallback: str,
     language: str,
+    static_urls: dict[str, str],
     follow_theme: bool = True,
-) -> str:
-    """The figure's own page: shared libraries, the export, its fallback for JS off."""
+    policy: str = "",
+) -> tuple[str, dict[str, str]]:
+    """The figure's own page (shared libraries, the export, its fallback for JS off)
+    and the files it needs besides: the export's inline scripts, and its style
+    attributes and ``<style>`` elements as one stylesheet, each named by its content,
+    beside the page in ``_interactive/``. ``static_urls`` maps :data:`SHARED_FILES`
+    to their URLs from there; ``policy`` is a ``<meta>`` Content-Security-Policy."""
     head, body = _split_document(replace_placeholders(export, library_urls))
-    scripts = "".join(
+    files: dict[str, str] = {}
+    head, scripts = csp.move_inline_scripts(head, csp.script_name)
+    files.update(scripts)
+    body, scripts = csp.move_inline_scripts(body, csp.script_name)
+    files.update(scripts)
+    head, head_styles = csp.move_style_elements(head)
+    body, body_styles = csp.move_style_elements(body)
+    body, rules = csp.move_style_attributes(body)
+    own_css = head_styles + body_styles + csp.stylesheet(rules)
+    if own_css:
+        name = csp.script_name(own_css)[:-3] + ".css"
+        files[name] = own_css
+        head = f'<link rel="stylesheet" href="{name}" data-pb-own>\n' + head
+    libraries = "".join(
         f'<script src="{library_urls[name]}"></script>\n'
         for name in preloaded
         if name in library_urls
     )
-    return FRAME_PAGE.format(
+    page = FRAME_PAGE.format(
         lang=html.escape(language or "en"),
+        policy=policy + "\n" if policy else "",
         title=html.escape(title),
-        style=FRAME_STYLE,
-        head=scripts + (head + "\n" if head else ""),
+        frame_css=html.escape(static_urls[FRAME_STYLESHEET]),
+        head=libraries + (head + "\n" if head else ""),
         fallback=fallback,
         body=body,
-        fit=FIT_SCRIPT,
-        theme=f"<script>{THEME_SCRIPT}</script>" if follow_theme else "",
+        frame_js=html.escape(static_urls[FRAME_SCRIPT]),
+        follow=" data-pb-follow" if follow_theme else "",
     )
+    return page, files
+
+
+def _checksum(path: Path) -> str:
+    return f"{zlib.crc32(path.read_bytes()):08x}"
 
 
 def _export_html(env: Any, key: str) -> str | None:
@@ -189,15 +186,28 @@ def _write_frame(translator: Any, node: nodes.Element) -> str | None:
             library_urls[name] = f"../{STATIC_SUBDIR}/{library_filename(name, source)}"
             if name == "plotly":  # the bundle this figure needs (written once)
                 write_library(Path(builder.outdir), name, source)
-    page = frame_page(
+    static_urls = {
+        name: f"../_static/{name}?v={_checksum(STATIC_SOURCES / name)}"
+        for name in (FRAME_STYLESHEET, FRAME_SCRIPT)
+    }
+    page, files = frame_page(
         export,
         library_urls=library_urls,
         preloaded=list(node["pb_libraries"]),
         title=node["pb_title"],
         fallback=_fallback_html(translator, node),
         language=builder.config.language or "en",
+        static_urls=static_urls,
         follow_theme=node.get("pb_theme", "follow") == "follow",
+        policy=csp.meta_tag(csp.policy("plotly" in library_urls))
+        if read_config(builder.config).csp
+        else "",
     )
+    for file, text in files.items():
+        path = Path(builder.outdir, FRAMES_DIR, file)
+        if not path.is_file():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
     digest = hashlib.sha256(page.encode("utf-8")).hexdigest()[:12]
     name = f"{FRAMES_DIR}/{node['pb_stem']}-{digest}.html"
     target = Path(builder.outdir, name)
@@ -207,6 +217,8 @@ def _write_frame(translator: Any, node: nodes.Element) -> str | None:
     # What the page links (its frame, the frame's libraries) is kept while it does.
     docname = builder.current_docname
     note_link(builder, docname, name)
+    for file in files:
+        note_link(builder, docname, f"{FRAMES_DIR}/{file}")
     for url in library_urls.values():
         note_link(builder, docname, url.removeprefix("../"))
     return name
@@ -293,25 +305,31 @@ def _interactive_figures(root: nodes.Node) -> list[nodes.figure]:
     return find_components(root, COMPONENT_NAME, kind=nodes.figure)[COMPONENT_NAME]
 
 
-def _page_has_inline(doctree: nodes.document | None) -> bool:
-    return doctree is not None and any(
-        node.get("pb_isolation") == "inline" for node in _interactive_figures(doctree)
-    )
-
-
 def _add_loader(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
-    """Only pages with an inline figure load the (tiny) loader."""
-    if _page_has_inline(doctree):
+    """Pages with a figure link the figures' stylesheet; only those with an inline
+    figure load the (tiny) loader."""
+    if doctree is None or not build_facts(app.env).html:
+        return
+    figures = _interactive_figures(doctree)
+    if figures:
+        app.add_css_file(STYLESHEET)
+    inline = [node for node in figures if node.get("pb_isolation") == "inline"]
+    if inline:
         app.add_js_file(LOADER, loading_method="defer")
+    if any(node.get("pb_plotly") for node in inline):
+        # plotly.js will inject its stylesheet into this page (csp.LIBRARY_STYLE_ELEMENTS).
+        context["playbook_csp_library_styles"] = True
 
 
 def _declare_loader(app: Sphinx, env: Any) -> list[str]:
-    """env-get-updated: the loader the pages will link (none without a figure), so
-    that a page not written again never keeps an older loader's ``?v=``."""
+    """env-get-updated: the shared files the pages will link (none without a figure),
+    so that a page not written again never keeps an older file's ``?v=``."""
     if app.builder.format == "html" and not app.builder.name.startswith("epub"):
-        declare(app, f"_static/{LOADER}", LOADER_SOURCE.read_bytes() if PAGES.of(env) else None)
+        for name in SHARED_FILES:
+            data = (STATIC_SOURCES / name).read_bytes() if PAGES.of(env) else None
+            declare(app, f"_static/{name}", data)
     return []
 
 
@@ -322,7 +340,8 @@ def _write_shared_files(app: Sphinx, builder: Builder) -> None:
         return
     pages = PAGES.of(app.env)
     if not pages:
-        Path(builder.outdir, "_static", LOADER).unlink(missing_ok=True)
+        for name in SHARED_FILES:
+            Path(builder.outdir, "_static", name).unlink(missing_ok=True)
         return
     # plotly.js: each figure's frame writes the bundle it needs (interactive/bundles.py).
     for name in sorted(set().union(*(page.libraries for page in pages.values())) - {"plotly"}):
@@ -331,7 +350,8 @@ def _write_shared_files(app: Sphinx, builder: Builder) -> None:
             write_library(Path(builder.outdir), name, source)
     static = Path(builder.outdir, "_static")
     static.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(LOADER_SOURCE, static / LOADER)
+    for name in SHARED_FILES:
+        shutil.copyfile(STATIC_SOURCES / name, static / name)
 
 
 def setup_html(app: Sphinx) -> None:

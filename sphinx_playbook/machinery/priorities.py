@@ -87,6 +87,9 @@ ONE_SEARCH_BUTTON = 600
 NOTE_LINKED_FILES = 900
 #: The title cut from the body last: every other handler reads it with its heading.
 CUT_LIFTED_TITLE = 950
+#: After the body is final (the title cut): its style attributes moved to the page's
+#: stylesheet, so that a strict Content-Security-Policy applies it (csp.py).
+MOVE_STYLE_ATTRIBUTES = 960
 #: Last: the stylesheets and scripts the page links, as its template writes them
 #: (machinery/linked_assets.py).
 NOTE_PAGE_LINKS = 990

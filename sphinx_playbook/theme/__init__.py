@@ -15,7 +15,13 @@ from __future__ import annotations
 from sphinx.application import Sphinx
 
 from ..machinery import priorities
-from .assets import link_script, link_search_scripts, prune_unused_assets
+from .assets import (
+    link_script,
+    link_search_scripts,
+    page_stylesheet,
+    prune_unused_assets,
+    remove_stale_page_stylesheets,
+)
 from .myst_lexer import setup_lexer
 from .navigation import (
     ChapterGroup,
@@ -80,6 +86,8 @@ def setup_theme(app: Sphinx) -> None:
     app.connect("html-page-context", prune_unused_assets)
     app.connect("html-page-context", replace_pygments_links)
     app.connect("html-page-context", link_search_scripts)
+    app.connect("html-page-context", page_stylesheet, priority=priorities.MOVE_STYLE_ATTRIBUTES)
     # After every other handler has added or removed the page's assets.
     app.connect("html-page-context", note_linked_files, priority=priorities.NOTE_LINKED_FILES)
     app.connect("build-finished", remove_parent_theme_files)
+    app.connect("build-finished", remove_stale_page_stylesheets)

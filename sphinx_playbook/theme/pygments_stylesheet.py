@@ -13,6 +13,7 @@ of a style name).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,10 @@ LIGHT_STYLE, DARK_STYLE = "a11y-high-contrast-light", "a11y-high-contrast-dark"
 _REPLACED = frozenset({"_static/pygments.css", "_static/pygments_dark.css"})
 
 
+#: The ``/* Comment.Single */`` Pygments writes after each rule.
+_TOKEN_COMMENT = re.compile(r" ?/\*[^*]*\*/")
+
+
 def pygments_css(light_style: str | type[Style], dark_style: str | type[Style]) -> str:
     """Highlighting for both modes, following the reader's system without JavaScript.
 
@@ -53,10 +58,12 @@ def pygments_css(light_style: str | type[Style], dark_style: str | type[Style]) 
     )
     # Screens only: paper is light whatever the mode (the print stylesheet), and its
     # code keeps the light style's colours.
-    return (
+    css = (
         f"{light}\n@media screen {{\n{chosen_dark}\n}}\n"
         f"@media screen and (prefers-color-scheme: dark) {{\n{system_dark}\n}}\n"
     )
+    # Pygments names each token type in a comment: 40 % of the gzip bytes, for nobody.
+    return _TOKEN_COMMENT.sub("", css)
 
 
 def _style(name: str, setting: str, fallback: str) -> type[Style]:
