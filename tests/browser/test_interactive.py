@@ -20,7 +20,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from sphinx.cmd.build import build_main
+from helpers import build
 
 from .conftest import ACTION_TIMEOUT_MS, ROOTS, SUB_PATH, _SubPathHandler
 from .test_loading import LAYOUT_SHIFT
@@ -64,8 +64,7 @@ def interactive_site(site_dir: Path, tmp_path_factory: pytest.TempPathFactory) -
     for builder, directory in BUILDS.items():
         out = site_dir / directory
         doctrees = str(out / ".doctrees")
-        status = build_main(["-q", "-b", builder, "-d", doctrees, str(source), str(out)])
-        assert status == 0, f"building the interactive root with {builder} failed"
+        build(source, out, builder, "-d", doctrees)
     return site_dir
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from helpers import build, write_project
 from playwright.sync_api import expect
-from sphinx.cmd.build import build_main
 
 pytestmark = pytest.mark.browser
 
@@ -50,14 +50,13 @@ PAGES = {
 @pytest.fixture(scope="module")
 def shipped_sites(site_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
     """The project built with each builder into the served folder; returns its prefix."""
-    src = tmp_path_factory.mktemp("shipped-src")
-    (src / "conf.py").write_text(CONF, encoding="utf-8")
-    (src / "index.md").write_text(ROOT, encoding="utf-8")
-    (src / "second.rst").write_text(SECOND, encoding="utf-8")
+    src = write_project(
+        tmp_path_factory.mktemp("shipped-src"),
+        {"index.md": ROOT, "second.rst": SECOND},
+        conf=CONF,
+    )
     for builder in PAGES:
-        out = site_dir / "shipped" / builder
-        status = build_main(["-q", "-b", builder, str(src), str(out)])
-        assert status == 0, f"building the project with {builder} failed (see stderr)"
+        build(src, site_dir / "shipped" / builder, builder)
     return "shipped/"
 
 

@@ -12,8 +12,8 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import build
 from playwright.sync_api import Page, expect
-from sphinx.cmd.build import build_main
 
 from .conftest import ROOTS
 from .test_accessibility import blocking_violations
@@ -44,10 +44,7 @@ OVERLAPS = """() => {
 @pytest.fixture(scope="module")
 def reader_site(site_dir: Path) -> str:
     """The reader root built into the served site; its path under the sub-path."""
-    status = build_main(
-        ["-q", "-b", "html", str(ROOTS / "test-reader-myst"), str(site_dir / "reader")]
-    )
-    assert status == 0, "building test-reader-myst failed"
+    build(ROOTS / "test-reader-myst", site_dir / "reader")
     return "reader/"
 
 

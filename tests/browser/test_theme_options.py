@@ -9,8 +9,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers import build
 from playwright.sync_api import Page
-from sphinx.cmd.build import build_main
 
 from .conftest import ROOTS
 from .test_accessibility import blocking_violations
@@ -21,8 +21,7 @@ VERSIONS = ["3.0 (stable)", "2.0", "1.0"]
 
 
 def _build(src: Path, out: Path) -> None:
-    if build_main(["-q", "-b", "html", str(src), str(out)]):
-        pytest.fail(f"building {src} failed (see stderr)", pytrace=False)
+    build(src, out)
 
 
 @pytest.fixture(scope="session")

@@ -17,7 +17,7 @@ from xml.etree import ElementTree
 
 import pytest
 from bs4 import BeautifulSoup
-from sphinx_process import run_sphinx
+from helpers import read_page, sphinx_build
 
 from .matrix import MATRIX, Entry
 
@@ -70,14 +70,13 @@ def build(
         encoding="utf-8",
     )
     out = folder / "html"
-    result = run_sphinx(["-W", "--keep-going", "-b", "html", str(source), str(out)])
-    assert result.returncode == 0, result.stderr
+    result = sphinx_build("-W", "--keep-going", "-b", "html", str(source), str(out))
     assert "Traceback" not in result.stderr + result.stdout
     return out
 
 
 def page(out: Path, name: str) -> BeautifulSoup:
-    return BeautifulSoup((out / f"{name}.html").read_text(encoding="utf-8"), "html.parser")
+    return read_page(out, name)
 
 
 def page_name(entry: Entry) -> str:
@@ -171,9 +170,11 @@ def check_graphviz(out: Path) -> None:
     assert graph is not None
     drawn = graph.select_one("object[data$='.svg'], img[src$='.svg']")
     assert drawn is not None, graph
-    assert (out / "sphinx.ext.graphviz.html").parent.joinpath(
-        drawn.get("data") or drawn["src"]
-    ).is_file()
+    assert (
+        (out / "sphinx.ext.graphviz.html")
+        .parent.joinpath(drawn.get("data") or drawn["src"])
+        .is_file()
+    )
 
 
 def check_mermaid(out: Path) -> None:
@@ -214,4 +215,3 @@ def test_builds_with_warnings_as_errors_and_keeps_working(entry, ours_first, tmp
     out = build(entry, tmp_path, ours_first=ours_first)
     check_article(out)
     CHECKS[entry.name](out)
-
