@@ -64,14 +64,18 @@ def test_the_comparison_sees_one_changed_byte_and_nothing_else(tmp_path):
     write_sources(files, second)
     assert compare(first, second) == ([], [])
     (second / ".buildinfo.bak").write_bytes(b"not output")
+    (second / "_images/.doctrees").mkdir(parents=True)  # a hidden file in any folder is
+    (second / "_images/.doctrees/x").write_bytes(b"output")  # output like any other
     (second / "_static/x.css").write_bytes(b"a{ }")
     (first / "gone.html").write_bytes(b"stale")
     differences, tolerated = compare(first, second)
     assert [(d.name, d.kind) for d in differences] == [
+        ("_images/.doctrees/x", "only-fresh"),
         ("_static/x.css", "bytes"),
         ("gone.html", "only-incremental"),
     ]
-    assert "-a{}" in differences[0].detail and "+a{ }" in differences[0].detail
+    assert "-a{}" in differences[1].detail and "+a{ }" in differences[1].detail
+    (second / "_images/.doctrees/x").unlink()
     differences, tolerated = compare(first, second, leftovers=frozenset({"gone.html"}))
     assert [d.name for d in differences] == ["_static/x.css"] and len(tolerated) == 1
     differences, _ = compare(first, second, leftovers=frozenset({"gone.html"}), strict=True)

@@ -1,8 +1,11 @@
-"""Long local runs: ``python -m tests.differential --rounds 50 --seed 7``.
+"""Long local runs: ``python -m differential --rounds 300`` from tests/ (or
+``python -m tests.differential --rounds 300`` from the repository root).
 
-From the repository root. Each round prints one line; a round that differs prints
-its report. ``--keep-going`` (the default) rebuilds the working copy from nothing
-after a divergence and goes on, and the summary at the end groups the
+The suite runs a bounded number of rounds (tests/test_differential.py); this is
+for the hundreds of rounds a change to the machinery deserves. Each round prints
+one line; a round that differs prints its report. ``--keep-going`` (the default)
+rebuilds the working copy from nothing after a divergence and goes on, and the
+summary at the end groups the
 divergences by the edit kinds of their round and the files that differed
 (``--max-edits 1`` attributes each to one edit kind). ``--baseline`` runs the same
 book and edits with plain Sphinx + pydata-sphinx-theme, to tell Sphinx's own

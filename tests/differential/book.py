@@ -5,8 +5,13 @@ Plain data and functions, no pytest and no Sphinx:
 - :func:`generate` makes a :class:`Book` from a ``random.Random``: a root page
   with a toctree, chapters in MyST Markdown and one in reStructuredText, a
   chapter with sub-pages in a folder, sections, figures, equations, code,
-  citations, footnotes, asides and cross-references between pages.
-- :func:`render` gives its files (conf.py, pages, .bib files, PNG images) as a
+  citations, footnotes, asides, interactive figures (Plotly, Vega and HTML
+  exports, with or without a static fallback, following the dark mode or not,
+  framed or inline), images large enough for responsive copies, and
+  cross-references between pages (with the hover cards that show other pages'
+  equations).
+- :func:`render` gives its files (conf.py, pages, .bib files, PNG images, the
+  interactive figures' exports and the Vega library the book serves) as a
   mapping of relative path to bytes.
 - :data:`EDITS` holds the edit kinds. Each takes the book and a ``random.Random``
   and returns the changed book (a copy, the argument is left alone), or ``None``
@@ -23,6 +28,7 @@ same functions; those about our settings change nothing then.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import posixpath
 import random
@@ -127,6 +133,8 @@ class Book:
     conf: dict[str, Any]
     counter: int = 0
     log: list[str] = field(default_factory=list)
+    #: Interactive figures' exports under exports/: file name -> flavour and values.
+    exports: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def new_id(self, prefix: str) -> str:
         self.counter += 1
@@ -151,10 +159,17 @@ def title(rng: random.Random) -> str:
     return f"{rng.choice(ADJECTIVES).capitalize()} {rng.choice(NOUNS)}"
 
 
+@functools.lru_cache(maxsize=256)
 def _png(width: int, height: int, rgb: tuple[int, int, int]) -> bytes:
-    """A solid-colour RGB PNG with a diagonal line (a few hundred bytes)."""
+    """A solid-colour RGB PNG with a diagonal line (a few hundred bytes); a large one
+    (:data:`LARGE_WIDTHS`) is grain around its colour instead, as a photograph is: its
+    PNG is large and a WebP much smaller."""
     rows = []
-    for y in range(height):
+    if width >= min(LARGE_WIDTHS):
+        grain = random.Random(f"{width}x{height}{rgb}")
+        table = bytes(min(255, sum(rgb) // 3 + (value & 31)) for value in range(256))
+        rows = [b"\0" + grain.randbytes(width * 3).translate(table) for _ in range(height)]
+    for y in range(height if not rows else 0):
         row = bytearray([0])
         for x in range(width):
             row += bytes((255 - rgb[0], 255 - rgb[1], 255 - rgb[2]) if x == y else rgb)
@@ -177,12 +192,59 @@ def _png(width: int, height: int, rgb: tuple[int, int, int]) -> bytes:
     )
 
 
+#: Widths of images that get responsive copies (wider than the layout's narrowest
+#: width, 360 px, with noise that a WebP encodes smaller than the PNG).
+LARGE_WIDTHS = (400, 480, 720)
+
+
 def _image(rng: random.Random) -> tuple[int, int, tuple[int, int, int]]:
-    return (
-        rng.choice((8, 16, 24, 40, 64)),
-        rng.choice((8, 12, 20, 32, 48)),
-        (rng.randrange(256), rng.randrange(256), rng.randrange(256)),
-    )
+    """An image's width, height and colour: a third of them large enough to be
+    served with responsive copies (delivery/responsive_images.py)."""
+    rgb = (rng.randrange(256), rng.randrange(256), rng.randrange(256))
+    if rng.random() < 0.3:
+        return rng.choice(LARGE_WIDTHS), rng.choice((180, 240)), rgb
+    return rng.choice((8, 16, 24, 40, 64)), rng.choice((8, 12, 20, 32, 48)), rgb
+
+
+# -- interactive figures ---------------------------------------------------------------
+
+#: The kinds of export an interactive figure embeds: Plotly (plotly.js from the
+#: installed plotly package), Vega (a library file of the book's, named in conf.py)
+#: and a plain HTML snippet.
+EXPORT_FLAVOURS = ("plotly", "vega", "html")
+#: The Vega library the book serves (playbook_interactive_libraries).
+VEGA_LIBRARY = "vendor/vega.min.js"
+
+
+def _export(rng: random.Random) -> dict[str, Any]:
+    return {
+        "flavour": rng.choice(EXPORT_FLAVOURS),
+        "values": [rng.randint(1, 9) for _ in range(rng.randint(2, 4))],
+        "size": rng.choice(((640, 360), (500, 300), (400, 400))),
+    }
+
+
+def render_export(export: dict[str, Any]) -> str:
+    """The HTML file an author exported (with a CDN script, as the tools write it)."""
+    values, (width, height) = export["values"], export["size"]
+    box = f'style="height:{height}px; width:{width}px;"'
+    if export["flavour"] == "plotly":
+        trace = json.dumps({"type": "bar", "x": list(range(len(values))), "y": values})
+        layout = json.dumps({"width": width, "height": height})
+        return (
+            '<html><head><meta charset="utf-8">'
+            '<script src="https://cdn.plot.ly/plotly-2.35.2.min.js"></script></head><body>'
+            f'<div id="plot" {box}></div>'
+            f'<script>Plotly.newPlot("plot", [{trace}], {layout});</script></body></html>\n'
+        )
+    if export["flavour"] == "vega":
+        spec = json.dumps({"data": [{"name": "t", "values": values}]})
+        return (
+            '<script src="https://cdn.jsdelivr.net/npm/vega@5"></script>'
+            f'<div id="view" {box}></div><script>new vega.View({spec});</script>\n'
+        )
+    cells = "".join(f"<li>{value}</li>" for value in values)
+    return f"<div {box}><ul>{cells}</ul></div>\n"
 
 
 # -- blocks --------------------------------------------------------------------------------
@@ -226,6 +288,21 @@ def new_block(book: Book, page: Page, kind: str, rng: random.Random) -> dict[str
         block.update(text=sentence(rng), note=sentence(rng))
     elif kind == "aside":
         block["text"] = sentence(rng)
+    elif kind == "interactive":
+        export = f"chart-{book.new_id('x').split('-')[1]}.html"
+        book.exports[export] = _export(rng)
+        fallback = None
+        if rng.random() < 0.7:
+            fallback = f"img-{book.new_id('i').split('-')[1]}.png"
+            book.images[fallback] = _image(rng)
+        block.update(
+            label=book.new_id("fig"),
+            export=export,
+            fallback=fallback,
+            theme=rng.choice(("follow", "fixed")),
+            isolation=rng.choice(("iframe", "iframe", "inline")),
+            caption=prose(rng, 1),
+        )
     else:
         raise ValueError(kind)
     return block
@@ -305,6 +382,8 @@ def _new_page(book: Book, rng: random.Random, docname: str, suffix: str) -> Page
     )
     if "figure" not in kinds and rng.random() < 0.5:
         kinds.append("figure")
+    if rng.random() < 0.25:
+        kinds.append("interactive")
     for kind in kinds:
         page.blocks.append(new_block(book, page, kind, rng))
     return page
@@ -372,8 +451,30 @@ def generate(rng: random.Random, *, ours: bool = True) -> Book:
             reference = new_reference(book, page, rng)
             if reference:
                 page.blocks.insert(rng.randint(1, len(page.blocks)), reference)
+    _show_an_equation_elsewhere(book, rng)
     book.log.append(f"generated {len(book.pages)} pages: {', '.join(book.pages)}")
     return book
+
+
+def _show_an_equation_elsewhere(book: Book, rng: random.Random) -> None:
+    """A page without formulas of its own gets an ``{eq}`` reference, whose hover card
+    shows another page's equation: its only math is another page's, and it links the
+    site's math stylesheet, which any formula of the book can change."""
+    plain = [
+        page
+        for page in book.pages.values()
+        if not any(block["kind"] in ("equation", "formula") for block in page.blocks)
+    ]
+    equations = targets(book, "equation")
+    if not plain or not equations:
+        return
+    page = rng.choice(plain)
+    candidates = [(d, label) for d, label in equations if d != page.docname]
+    if candidates:
+        docname, label = rng.choice(candidates)
+        reference = {"kind": "ref", "id": book.new_id("b"), "role": "eq", "target": label,
+                     "page": docname, "text": "As the equation says"}  # fmt: skip
+        page.blocks.insert(rng.randint(1, len(page.blocks)), reference)
 
 
 # -- the tree of pages ---------------------------------------------------------------------
@@ -444,6 +545,10 @@ def _md_block(book: Book, page: Page, block: dict[str, Any]) -> str:
             f"```{{figure}} {image}\n:name: {block['label']}\n:alt: An image\n\n"
             f"{block['caption']}\n```"
         )
+    if kind == "interactive":
+        name, arguments = _interactive_head(book, page, block)
+        options = _interactive_options(book, page, block)
+        return "\n".join([f"```{{{name}}} {arguments}", *options, "", block["caption"], "```"])
     if kind == "equation":
         if block["form"] == "dollar":
             return f"$$\n{block['tex']}\n$$ ({block['label']})"
@@ -476,6 +581,24 @@ def _md_block(book: Book, page: Page, block: dict[str, Any]) -> str:
     raise ValueError(kind)
 
 
+def _interactive_head(book: Book, page: Page, block: dict[str, Any]) -> tuple[str, str]:
+    """The directive and its argument: our interactive figure, or (baseline) a
+    figure of its fallback."""
+    if book.ours:
+        return "interactive-figure", _relative(page, f"exports/{block['export']}")
+    image = block["fallback"] or "placeholder.png"
+    return "figure", _relative(page, f"images/{image}")
+
+
+def _interactive_options(book: Book, page: Page, block: dict[str, Any]) -> list[str]:
+    options = [f":name: {block['label']}", ":alt: An interactive chart"]
+    if book.ours:
+        if block["fallback"]:
+            options.append(f":fallback: {_relative(page, 'images/' + block['fallback'])}")
+        options += [f":theme: {block['theme']}", f":isolation: {block['isolation']}"]
+    return options
+
+
 def _indent(text: str, prefix: str = "   ") -> str:
     return "\n".join(prefix + line if line else "" for line in text.splitlines())
 
@@ -497,6 +620,10 @@ def _rst_block(book: Book, page: Page, block: dict[str, Any]) -> str:
             f".. figure:: {image}\n   :name: {block['label']}\n   :alt: An image\n\n"
             f"{_indent(block['caption'])}"
         )
+    if kind == "interactive":
+        name, arguments = _interactive_head(book, page, block)
+        options = [f"   {line}" for line in _interactive_options(book, page, block)]
+        return "\n".join([f".. {name}:: {arguments}", *options, "", _indent(block["caption"])])
     if kind == "equation":
         return f".. math::\n   :label: {block['label']}\n\n{_indent(block['tex'])}"
     if kind == "formula":
@@ -598,6 +725,8 @@ def render_conf(book: Book) -> str:
             'playbook_bibfiles = ["refs.bib"]',
             f"playbook_citation_numbering = {conf['citation_numbering']!r}",
             f"playbook_math_macros = {conf['math_macros']!r}",
+            f'playbook_interactive_libraries = {{"plotly": "auto", "vega": "{VEGA_LIBRARY}"}}',
+            'exclude_patterns = ["exports", "vendor"]',
         ]
     else:
         macros = {}
@@ -620,6 +749,13 @@ def render(book: Book) -> dict[str, bytes]:
         files[name] = render_bib(entries).encode()
     for name, (width, height, rgb) in book.images.items():
         files[f"images/{name}"] = _png(width, height, rgb)
+    if book.ours:
+        for name, export in book.exports.items():
+            files[f"exports/{name}"] = render_export(export).encode()
+        files[VEGA_LIBRARY] = b"/* the book's vega */ var vega = {View: function () {}};\n"
+    elif any(b["kind"] == "interactive" and not b["fallback"]
+             for p in book.pages.values() for b in p.blocks):  # fmt: skip
+        files["images/placeholder.png"] = _png(16, 9, (200, 200, 200))
     for page in book.pages.values():
         files[page.docname + page.suffix] = render_page(book, page).encode()
     return dict(sorted(files.items()))
@@ -790,9 +926,15 @@ def figure_added(book: Book, rng: random.Random) -> str | None:
 
 
 def _drop_unused_images(book: Book) -> None:
-    used = {b["image"] for p in book.pages.values() for b in p.blocks if b["kind"] == "figure"}
+    """Images and exports no block uses any more are deleted (as an author would)."""
+    blocks = [b for p in book.pages.values() for b in p.blocks]
+    used = {b["image"] for b in blocks if b["kind"] == "figure"}
+    used |= {b["fallback"] for b in blocks if b["kind"] == "interactive" and b["fallback"]}
     for name in [name for name in book.images if name not in used]:
         del book.images[name]
+    exports = {b["export"] for b in blocks if b["kind"] == "interactive"}
+    for name in [name for name in book.exports if name not in exports]:
+        del book.exports[name]
 
 
 def _drop_references(book: Book, labels: set[str]) -> int:
@@ -884,6 +1026,75 @@ def math_macros_changed(book: Book, rng: random.Random) -> str | None:
     formula["tex"] = MACRO_USES[name]
     _insert(page, formula, rng)
     return f"{name} = {book.conf['math_macros'][name]!r}, used on {page.docname}"
+
+
+@edit
+def equation_removed(book: Book, rng: random.Random) -> str | None:
+    """A display formula goes (the site's math stylesheet may lose a font with it);
+    half the time the references to it go too."""
+    page, equation = _pick_block(book, rng, "equation")
+    if equation is None:
+        return None
+    page.blocks.remove(equation)
+    dropped = _drop_references(book, {equation["label"]}) if rng.random() < 0.5 else 0
+    return f"{page.docname}: {equation['label']} removed, {dropped} references removed"
+
+
+@edit
+def formula_removed(book: Book, rng: random.Random) -> str | None:
+    page, formula = _pick_block(book, rng, "formula")
+    if formula is None:
+        return None
+    page.blocks.remove(formula)
+    return f"{page.docname}: inline formula {formula['tex']!r} removed"
+
+
+@edit
+def interactive_added(book: Book, rng: random.Random) -> str | None:
+    page = _pick_page(book, rng)
+    block = new_block(book, page, "interactive", rng)
+    _insert(page, block, rng)
+    export = book.exports[block["export"]]
+    return (
+        f"{page.docname}: {block['label']} ({export['flavour']}, {block['isolation']}, "
+        f"theme {block['theme']}, fallback {block['fallback']})"
+    )
+
+
+@edit
+def interactive_edited(book: Book, rng: random.Random) -> str | None:
+    """The export's data, its theme or isolation, or its static fallback changes."""
+    page, block = _pick_block(book, rng, "interactive")
+    if block is None:
+        return None
+    what = rng.choice(("data", "flavour", "theme", "isolation", "fallback"))
+    export = book.exports[block["export"]]
+    if what == "data":
+        export["values"] = [v + rng.randint(1, 3) for v in export["values"]]
+    elif what == "flavour":
+        export["flavour"] = rng.choice([f for f in EXPORT_FLAVOURS if f != export["flavour"]])
+    elif what == "theme":
+        block["theme"] = {"follow": "fixed", "fixed": "follow"}[block["theme"]]
+    elif what == "isolation":
+        block["isolation"] = {"iframe": "inline", "inline": "iframe"}[block["isolation"]]
+    elif block["fallback"] and rng.random() < 0.3:
+        block["fallback"] = None
+        _drop_unused_images(book)
+    else:
+        block["fallback"] = f"img-{book.new_id('i').split('-')[1]}.png"
+        book.images[block["fallback"]] = _image(rng)
+        _drop_unused_images(book)
+    return f"{page.docname}: {block['label']} {what}"
+
+
+@edit
+def interactive_removed(book: Book, rng: random.Random) -> str | None:
+    page, block = _pick_block(book, rng, "interactive")
+    if block is None:
+        return None
+    page.blocks.remove(block)
+    _drop_unused_images(book)
+    return f"{page.docname}: {block['label']} removed"
 
 
 @edit

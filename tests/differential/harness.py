@@ -12,11 +12,14 @@ Every build is a process of its own, ``python -m sphinx -q -T -b BUILDER SRC OUT
 -d DOCTREES`` (``-T`` only prints the traceback of a crash in full). A non-zero
 exit or a Python traceback in its output fails the round.
 
-What is not compared, and why:
+Every file of the output folder is compared, generated ones included (the search
+index, ``objects.inv``, ``.buildinfo``, the math stylesheet and fonts, responsive
+image copies, interactive figures' frame pages and libraries), but one, and why:
 
-- nothing under ``.doctrees`` (the doctrees are kept outside the output anyway);
-- ``.buildinfo.bak``: Sphinx's copy of the previous ``.buildinfo``, written by an
-  incremental build after a conf.py change (``.buildinfo`` itself is compared);
+- ``.buildinfo.bak`` at the output's root: Sphinx's copy of the previous
+  ``.buildinfo``, written by an incremental build after a conf.py change (a backup
+  for the author, not something a reader gets; ``.buildinfo`` itself is compared).
+  The doctrees are kept outside the output folder, so none is written there.
 - in the baseline only (plain Sphinx + pydata-sphinx-theme), Sphinx's own
   differences, named in :data:`SPHINX_OWN` and listed in every report
   (``strict`` turns these into differences): the output of removed pages and
@@ -45,7 +48,7 @@ from . import book as books
 
 TRACEBACK = "Traceback (most recent call last)"
 #: Written by Sphinx beside ``.buildinfo`` when the configuration changed: not output.
-NOT_COMPARED = (".doctrees", ".buildinfo.bak")
+NOT_COMPARED = frozenset({".buildinfo.bak"})
 SPHINX_OWN = {
     "leftover": "output of a removed page or image: plain Sphinx never deletes output",
     "searchindex": (
@@ -123,11 +126,11 @@ def write_sources(files: dict[str, bytes], src: Path) -> list[str]:
 
 
 def output_files(outdir: Path) -> dict[str, Path]:
+    """Every file under ``outdir`` (hidden ones too) but :data:`NOT_COMPARED`."""
     return {
         path.relative_to(outdir).as_posix(): path
         for path in sorted(outdir.rglob("*"))
-        if path.is_file()
-        and not any(part in NOT_COMPARED for part in path.relative_to(outdir).parts)
+        if path.is_file() and path.relative_to(outdir).as_posix() not in NOT_COMPARED
     }
 
 
@@ -149,6 +152,8 @@ class Difference:
 TOPICS = (
     ("katex ?v=", re.compile(r"katex[^\"']*(\?v=|\.css\")")),
     ("pygments.css ?v=", re.compile(r"pygments[^\"']*\.css")),
+    ("linked file ?v=", re.compile(r"\?v=[0-9a-f]{8}")),
+    ("interactive figures", re.compile(r"pb-interactive|_interactive/")),
     ("prev/next", re.compile(r'rel="(next|prev)"|pb-prev-next')),
     ("chapters menu", re.compile(r"pb-chapters")),
     ("section numbers", re.compile(r"section-number|secnum")),
