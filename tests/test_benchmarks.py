@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import importlib
 import sys
-from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from helpers import REPO
-from sphinx_process import run_sphinx
+from helpers import REPO, read_page, run_sphinx
 
 # The generator lives in benchmarks/, beside the command that uses it, not in the package.
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -35,8 +33,7 @@ def books(tmp_path_factory: pytest.TempPathFactory) -> dict[str, BeautifulSoup]:
         out = root / f"{side}-html"
         build = run_sphinx(["-W", "-q", "-b", "html", str(source), str(out)])
         assert build.returncode == 0, f"the {side} book fails with -W:\n{build.stderr}"
-        html = Path(out, "chapter-001.html").read_text(encoding="utf-8")
-        pages[side] = BeautifulSoup(html, "html.parser")
+        pages[side] = read_page(out, "chapter-001")
     return pages
 
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from helpers import sphinx_build
 from pypdf import PdfReader
-from sphinx_process import run_sphinx
 
 ROOTS = Path(__file__).parent.parent / "roots"
 REPO = Path(__file__).parent.parent.parent
@@ -101,8 +101,7 @@ def latexmk(outdir: Path, name: str) -> Path:
 
 def build_pdf(source: Path, outdir: Path, name: str, *options: str) -> Pdf:
     """``sphinx-build -b latex`` then latexmk; the PDF read back."""
-    result = run_sphinx(["-q", "-b", "latex", *options, str(source), str(outdir)])
-    assert result.returncode == 0, result.stderr
+    result = sphinx_build("-q", "-b", "latex", *options, str(source), str(outdir))
     pdf = latexmk(outdir, name)
     tex = (outdir / f"{name}.tex").read_text(encoding="utf-8")
     return Pdf(pdf, tex, result.stderr, PdfReader(pdf))
