@@ -8,7 +8,7 @@ import zipfile
 
 import jinja2
 import pytest
-from helpers import read_html, sphinx_build
+from helpers import CONF, read_html, sphinx_build, write_project
 
 import sphinx_playbook.citations.bibliography as bibliography_module
 import sphinx_playbook.citations.collect as collect_module
@@ -24,16 +24,11 @@ PAGE_TEMPLATE = """{%% extends "!page.html" %%}
 
 @pytest.fixture
 def project(tmp_path):
-    source = tmp_path / "source"
-    (source / "_templates").mkdir(parents=True)
-    (source / "conf.py").write_text(
-        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\n'
-        'templates_path = ["_templates"]\n',
-        encoding="utf-8",
+    return write_project(
+        tmp_path / "source",
+        {"index.md": "# Title\n\nSome text.\n", "_templates/page.html": PAGE_TEMPLATE % "first"},
+        conf=CONF + 'templates_path = ["_templates"]\n',
     )
-    (source / "index.md").write_text("# Title\n\nSome text.\n", encoding="utf-8")
-    (source / "_templates" / "page.html").write_text(PAGE_TEMPLATE % "first", encoding="utf-8")
-    return source
 
 
 def _compiling(monkeypatch) -> list[str]:
@@ -160,7 +155,9 @@ def test_an_unchanged_bib_file_is_parsed_once(make_app, rootdir, tmp_path, monke
     assert parsed == [], f"parsed again: {parsed}"
     assert pages[0] == pages[1]
     bib = next(source.glob("*.bib"))
-    bib.write_text(bib.read_text(encoding="utf-8") + "\n@misc{added, title={Added}}\n")
+    bib.write_text(
+        bib.read_text(encoding="utf-8") + "\n@misc{added, title={Added}}\n", encoding="utf-8"
+    )
     collect_module._CACHE.clear()
     app = make_app("html", srcdir=source, builddir=tmp_path / "build", freshenv=True)
     app.build(force_all=True)

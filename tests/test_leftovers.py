@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import png, sphinx_build
+from helpers import CONF, png, sphinx_build, write_project
 
 
 def _files(folder: Path) -> set[str]:
@@ -19,17 +19,16 @@ def _files(folder: Path) -> set[str]:
 
 @pytest.mark.parametrize("builder", ["html", "dirhtml"])
 def test_a_removed_page_and_image_leave_nothing_behind(tmp_path, builder):
-    source = tmp_path / "source"
-    (source / "part").mkdir(parents=True)
-    (source / "conf.py").write_text(
-        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\n', encoding="utf-8"
+    source = write_project(
+        tmp_path / "source",
+        {
+            "index.md": "# Book\n\n```{toctree}\nkept\npart/gone\n```\n",
+            "kept.md": "# Kept\n\n![A dot](dot.png)\n",
+            "part/gone.md": "# Gone\n\nText.\n",
+            "dot.png": png(4, 3),
+        },
+        conf=CONF,
     )
-    (source / "index.md").write_text(
-        "# Book\n\n```{toctree}\nkept\npart/gone\n```\n", encoding="utf-8"
-    )
-    (source / "kept.md").write_text("# Kept\n\n![A dot](dot.png)\n", encoding="utf-8")
-    (source / "part" / "gone.md").write_text("# Gone\n\nText.\n", encoding="utf-8")
-    (source / "dot.png").write_bytes(png(4, 3))
     out = tmp_path / "out"
     sphinx_build("-q", "-b", builder, str(source), str(out))
     before = _files(out)
