@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from helpers import REPO, ROOTS, playbook_warnings, read_html, sphinx_build
+from helpers import CONF, REPO, ROOTS, playbook_warnings, read_html, sphinx_build, write_project
 from sphinx.errors import ConfigError
 
 from sphinx_playbook.citations.bibliography import latex_to_text, read_bibliography
@@ -185,26 +185,22 @@ def test_editing_the_bib_rewrites_the_citing_page(make_app, tmp_path):
 
 def test_parallel_and_serial_builds_write_the_same_pages(tmp_path):
     """Eight citing pages: -j 2 reads and writes them in two processes, -j 1 in one."""
-    src = tmp_path / "src"
-    src.mkdir()
-    shutil.copy(ROOTS / "test-citations" / "references.bib", src / "references.bib")
-    (src / "conf.py").write_text(
-        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\n'
-        'project = "Parallel"\nplaybook_bibfiles = ["references.bib"]\n'
-        'suppress_warnings = ["playbook.citation"]\n',
-        encoding="utf-8",
-    )
     keys = ["joulin2016fasttext", "joulin2016bag", "radford2019language", "penedo2023refinedweb"]
     pages = [f"page{i}" for i in range(8)]
-    (src / "index.md").write_text(
-        "# Book\n\n```{toctree}\n" + "\n".join(pages) + "\n```\n", encoding="utf-8"
-    )
+    files = {
+        "references.bib": (ROOTS / "test-citations" / "references.bib").read_bytes(),
+        "index.md": "# Book\n\n```{toctree}\n" + "\n".join(pages) + "\n```\n",
+    }
     for i, page in enumerate(pages):
         order = keys[i % 4 :] + keys[: i % 4]
         cites = " ".join(f"{{cite}}`{key}`" for key in order)
-        (src / f"{page}.md").write_text(
-            f"# Page {i}\n\nText {cites}.[^n]\n\n[^n]: Note {i}.\n", encoding="utf-8"
-        )
+        files[f"{page}.md"] = f"# Page {i}\n\nText {cites}.[^n]\n\n[^n]: Note {i}.\n"
+    src = write_project(
+        tmp_path / "src",
+        files,
+        conf=CONF + 'project = "Parallel"\nplaybook_bibfiles = ["references.bib"]\n'
+        'suppress_warnings = ["playbook.citation"]\n',
+    )
     outputs = {}
     for jobs in ("1", "2"):
         out = tmp_path / f"out-j{jobs}"
@@ -218,26 +214,26 @@ def test_parallel_and_serial_builds_write_the_same_pages(tmp_path):
 
 def _book(src: Path, numbering: str) -> list[str]:
     """A four-page book whose pages cite overlapping keys; returns the page names."""
-    src.mkdir(parents=True)
-    shutil.copy(ROOTS / "test-citations" / "references.bib", src / "references.bib")
-    (src / "conf.py").write_text(
-        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\nproject = "Book"\n'
-        f'playbook_bibfiles = ["references.bib"]\nplaybook_citation_numbering = "{numbering}"\n'
-        'suppress_warnings = ["playbook.citation"]\n',
-        encoding="utf-8",
-    )
     pages = {
         "intro": ["joulin2016bag"],
         "middle": ["radford2019language", "joulin2016bag"],
         "uncited": [],
         "end": ["penedo2023refinedweb"],
     }
-    (src / "index.md").write_text(
-        "# Book\n\n```{toctree}\n" + "\n".join(pages) + "\n```\n", encoding="utf-8"
-    )
+    files = {
+        "references.bib": (ROOTS / "test-citations" / "references.bib").read_bytes(),
+        "index.md": "# Book\n\n```{toctree}\n" + "\n".join(pages) + "\n```\n",
+    }
     for name, keys in pages.items():
         cites = " ".join(f"{{cite}}`{key}`" for key in keys)
-        (src / f"{name}.md").write_text(f"# {name}\n\nText {cites}.\n", encoding="utf-8")
+        files[f"{name}.md"] = f"# {name}\n\nText {cites}.\n"
+    write_project(
+        src,
+        files,
+        conf=CONF + 'project = "Book"\n'
+        f'playbook_bibfiles = ["references.bib"]\nplaybook_citation_numbering = "{numbering}"\n'
+        'suppress_warnings = ["playbook.citation"]\n',
+    )
     return list(pages)
 
 
@@ -311,23 +307,17 @@ def test_builders_that_join_pages_number_every_citation(make_app, tmp_path, buil
 
 def test_rest_roles_and_a_pages_own_bibliography(make_app, tmp_path):
     """reST spells the roles :cite: and :cite:t:; a page adds its own .bib in docinfo."""
-    src = tmp_path / "src"
-    (src / "chapter").mkdir(parents=True)
-    (src / "conf.py").write_text(
-        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\nproject = "reST"\n',
-        encoding="utf-8",
-    )
-    (src / "index.rst").write_text(
-        "Book\n====\n\n.. toctree::\n\n   chapter/page\n   chapter/second\n", encoding="utf-8"
-    )
-    (src / "chapter" / "second.rst").write_text(
-        ":bibliography: own.bib\n\nSecond\n======\n\nAgain :cite:`ok2020`.\n", encoding="utf-8"
-    )
-    shutil.copy(DATA / "malformed.bib", src / "chapter" / "own.bib")
-    (src / "chapter" / "page.rst").write_text(
-        ":bibliography: own.bib\n\nChapter\n=======\n\n"
-        "As :cite:t:`ok2020` wrote :cite:`ok2020,broken2021`.\n",
-        encoding="utf-8",
+    src = write_project(
+        tmp_path / "src",
+        {
+            "index.rst": "Book\n====\n\n.. toctree::\n\n   chapter/page\n   chapter/second\n",
+            "chapter/second.rst": ":bibliography: own.bib\n\nSecond\n======\n\n"
+            "Again :cite:`ok2020`.\n",
+            "chapter/own.bib": (DATA / "malformed.bib").read_bytes(),
+            "chapter/page.rst": ":bibliography: own.bib\n\nChapter\n=======\n\n"
+            "As :cite:t:`ok2020` wrote :cite:`ok2020,broken2021`.\n",
+        },
+        conf=CONF + 'project = "reST"\n',
     )
     app = make_app("html", srcdir=src)
     app.build()
@@ -363,20 +353,16 @@ def test_book_list_on_a_page_that_cites_nothing_follows_the_book(make_app, tmp_p
 
 def _two_pages_a_s_own_bib(tmp_path: Path, conf: str) -> Path:
     """Pages ``a`` and ``b`` cite ``only_a``, which only ``a``'s own .bib holds."""
-    src = tmp_path / "src"
-    src.mkdir()
-    (src / "conf.py").write_text(
-        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\n' + conf,
-        encoding="utf-8",
+    src = write_project(
+        tmp_path / "src",
+        {
+            "index.md": "# Book\n\n```{toctree}\na\nb\n```\n",
+            "a.bib": "@misc{only_a, title={Only in A}, author={Doe, Jane}, year={2020}}\n",
+            "a.md": "---\nbibliography: a.bib\n---\n# A\n\nCited {cite}`only_a`.\n",
+            "b.md": "# B\n\nAlso {cite}`only_a`.\n",
+        },
+        conf=CONF + conf,
     )
-    (src / "index.md").write_text("# Book\n\n```{toctree}\na\nb\n```\n", encoding="utf-8")
-    (src / "a.bib").write_text(
-        "@misc{only_a, title={Only in A}, author={Doe, Jane}, year={2020}}\n", encoding="utf-8"
-    )
-    (src / "a.md").write_text(
-        "---\nbibliography: a.bib\n---\n# A\n\nCited {cite}`only_a`.\n", encoding="utf-8"
-    )
-    (src / "b.md").write_text("# B\n\nAlso {cite}`only_a`.\n", encoding="utf-8")
     return src
 
 
