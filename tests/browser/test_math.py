@@ -208,4 +208,3 @@ def test_every_font_a_page_draws_with_is_preloaded(corpus_site, page_at, site_ur
     assert fetched, "the page fetched its fonts"
     assert {path for path, _ in fetched} <= set(preloaded), (fetched, preloaded)
     assert {initiator for _, initiator in fetched} == {"link"}, fetched
-

@@ -56,8 +56,17 @@ def test_an_edit_is_served_after_the_rebuild(tmp_path: Path):
     )
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "sphinx_autobuild", str(source), str(tmp_path / "html"),
-         "--host", "127.0.0.1", "--port", str(port)],
+        [
+            sys.executable,
+            "-m",
+            "sphinx_autobuild",
+            str(source),
+            str(tmp_path / "html"),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
