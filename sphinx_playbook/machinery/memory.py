@@ -1,12 +1,13 @@
-"""Long-lived objects kept out of the garbage collector's full passes.
+"""Long-lived objects kept out of the garbage collector's full passes, on request.
 
 Once the builder is set up, the objects alive (modules, the registry, the theme,
-the environment) live until the process ends, yet every full collection walks
-them all again. ``gc.freeze()`` (Python's public API for exactly this) moves them
-to a generation the collector never scans: 10 % less CPU for a fresh build of the
-benchmark's size-4 book (farm-bench, paired runs, median of 5). It is done once per
-process, so a process that builds again and again (a test suite, a server) keeps
-the garbage of its later builds collectable.
+the environment) live until the build ends, yet every full collection walks them
+all again. ``gc.freeze()`` (Python's public API for exactly this) moves them to a
+generation the collector never scans: 10 % less CPU for a fresh build of the
+benchmark's size-4 book (farm-bench, paired runs, median of 5). It is opt-in
+(``playbook_gc_freeze = True``): what is frozen is never freed, which suits a
+``sphinx-build`` process and not one that builds again and again (a server, a
+test suite). Python freezes once per process; so do we.
 """
 
 from __future__ import annotations
@@ -17,12 +18,9 @@ from sphinx.application import Sphinx
 
 from . import priorities
 
-_FROZEN: list[bool] = []
-
 
 def _freeze_long_lived_objects(app: Sphinx) -> None:
-    if not _FROZEN:
-        _FROZEN.append(True)
+    if app.config.playbook_gc_freeze is True and gc.get_freeze_count() == 0:
         gc.freeze()
 
 
