@@ -227,3 +227,32 @@ def test_citation_cards_and_asides_are_styled(page_at, site_url, csp_docs):
     card.wait_for(state="visible")
     assert card.bounding_box()["height"] > 20
     watched.assert_clean("citation cards")
+
+
+#: When the table of contents was opened, and whether it was open when first inserted.
+OPENED_AT = """
+window.__pbTocOpened = null;
+new MutationObserver((records) => {
+  for (const record of records) {
+    const details = record.target.closest?.(".pb-toc__details");
+    if (details && details.open && window.__pbTocOpened === null) {
+      window.__pbTocOpened = performance.now();
+    }
+  }
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ["open"] });
+"""
+
+
+def test_the_toc_is_open_before_the_first_paint(page_at, site_url, csp_docs):
+    """On a wide screen the mode script (a file: no inline script) opens the table of
+    contents as the parser inserts it, before anything is painted: no flash, no shift."""
+    page = page_at(1440, path=None)
+    page.add_init_script(OPENED_AT)
+    page.goto(site_url + csp_docs + "directives.html", wait_until="load")
+    opened = page.evaluate("() => window.__pbTocOpened")
+    first_paint = page.evaluate(
+        """() => performance.getEntriesByType("paint")
+            .find((entry) => entry.name === "first-paint")?.startTime ?? null"""
+    )
+    assert opened is not None, "the table of contents was never opened"
+    assert first_paint is not None and opened < first_paint, (opened, first_paint)
