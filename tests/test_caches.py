@@ -11,7 +11,6 @@ import pytest
 from helpers import CONF, read_html, sphinx_build, write_project
 
 import sphinx_playbook.citations.bibliography as bibliography_module
-import sphinx_playbook.citations.collect as collect_module
 from sphinx_playbook.citations.bibliography import parse_and_keep
 from sphinx_playbook.machinery import workers
 from sphinx_playbook.machinery.cache import FOLDER, FORMAT
@@ -138,14 +137,13 @@ def _recording_bib_parses(monkeypatch) -> list[str]:
 
 
 def test_an_unchanged_bib_file_is_parsed_once(make_app, rootdir, tmp_path, monkeypatch):
-    """A second build, with a fresh environment and nothing in this process's memory,
+    """A second build (a new application: a fresh environment, nothing in memory)
     takes the parsed entries from the cache folder; an edited file is parsed again."""
     source = tmp_path / "source"
     shutil.copytree(rootdir / "test-citations", source)
     parsed = _recording_bib_parses(monkeypatch)
     pages = []
     for _ in range(2):
-        collect_module._CACHE.clear()
         app = make_app("html", srcdir=source, builddir=tmp_path / "build", freshenv=True)
         app.build(force_all=True)
         pages.append(read_html(app).select_one(".pb-body").decode())
@@ -158,7 +156,6 @@ def test_an_unchanged_bib_file_is_parsed_once(make_app, rootdir, tmp_path, monke
     bib.write_text(
         bib.read_text(encoding="utf-8") + "\n@misc{added, title={Added}}\n", encoding="utf-8"
     )
-    collect_module._CACHE.clear()
     app = make_app("html", srcdir=source, builddir=tmp_path / "build", freshenv=True)
     app.build(force_all=True)
     assert parsed == [bib.name], "the edited file was parsed again"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import importlib.metadata
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,8 +28,6 @@ from ..metadata import page_metadata
 from . import bibliography as bibliography_module
 from .bibliography import Bibliography, Reference, parse_and_keep, read_bibliography
 from .roles import cite_ref
-
-_CACHE: dict[tuple[Path, int, int], Bibliography] = {}
 
 
 @dataclass
@@ -72,67 +71,79 @@ def _version_of(path: Path) -> tuple[Path, int, int] | None:
     return (path, stat.st_mtime_ns, stat.st_size)
 
 
-def load(path: Path) -> Bibliography:
-    """Read ``path`` once per process and version of the file.
+class BibFiles:
+    """One build's .bib files: each parsed once per version of the file, through
+    the cache folder (:mod:`..machinery.cache`), and its problems reported once.
 
-    It is parsed here, when the citations are resolved (env-updated), not in a
-    worker while the pages are read: the worker is KaTeX's then, and a .bib
-    parse queued before the formulas made the build wait longer (measured on the
+    Files are parsed when the citations are resolved (env-updated), not in a
+    worker while the pages are read: the worker is KaTeX's then, and a .bib parse
+    queued before the formulas made the build wait longer (measured on the
     benchmark's 1,000 entries, docs/performance.md); a real .bib of a hundred
-    entries takes pybtex some 30 ms, and once parsed it is kept in the cache.
+    entries takes pybtex some 30 ms. One object per application (:func:`bib_files`),
+    made at builder-inited, so two builds in one process share nothing.
     """
-    key = _version_of(path)
-    if key is None:
-        return read_bibliography(path)
-    if key not in _CACHE:
-        _CACHE[key] = _read_through_disk_cache(path)
-    return _CACHE[key]
+
+    def __init__(self, cache: Path) -> None:
+        self._folder = cache / "bib"
+        self._parsed: dict[tuple[Path, int, int], Bibliography] = {}
+        self._used: set[Path] = set()
+        self._reported: set[str] = set()
+
+    def load(self, path: Path) -> Bibliography:
+        """``path``'s entries, parsed once per version of the file."""
+        key = _version_of(path)
+        if key is None:
+            return read_bibliography(path)
+        if key not in self._parsed:
+            self._parsed[key] = self._read_through_disk_cache(path)
+        return self._parsed[key]
+
+    def load_and_report(self, path: Path) -> Bibliography:
+        """``load``, and the file's problems reported the first time the build reads it."""
+        bibliography = self.load(path)
+        stored = self._disk_cache_file(path)
+        if stored is not None:
+            self._used.add(stored)
+        if str(path) not in self._reported:
+            self._reported.add(str(path))
+            report_problems(bibliography, str(path))
+        return bibliography
+
+    def prune(self) -> None:
+        """Drop the parsed files no page used in this build (edited or removed .bib files)."""
+        if self._folder.is_dir():
+            for stored in self._folder.glob("*.pickle"):
+                if stored not in self._used:
+                    stored.unlink(missing_ok=True)
+
+    def _read_through_disk_cache(self, path: Path) -> Bibliography:
+        """pybtex takes about 0.3 s per 1,000 entries: an unchanged file is parsed once."""
+        stored = self._disk_cache_file(path)
+        if stored is not None:
+            found = load_pickle(stored)
+            if isinstance(found, Bibliography):
+                return found
+        return parse_and_keep(path, stored)
+
+    def _disk_cache_file(self, path: Path) -> Path | None:
+        """Where ``path``'s parsed entries are kept: named by the file's bytes and the
+        code that reads them, so a changed file or reader never finds them."""
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        return self._folder / f"{digest(data, _reader_identity())}.pickle"
 
 
-#: The cache folder of the build (:mod:`..machinery.cache`), and the files used in it.
-_DISK_CACHE: list[Path] = []
-_USED: set[Path] = set()
+_BIB_FILES: weakref.WeakKeyDictionary[Sphinx, BibFiles] = weakref.WeakKeyDictionary()
 
 
-def _disk_cache() -> Path | None:
-    return _DISK_CACHE[0] / "bib" if _DISK_CACHE else None
-
-
-def _read_through_disk_cache(path: Path) -> Bibliography:
-    """pybtex takes about 0.3 s per 1,000 entries: an unchanged file is parsed once."""
-    found = _from_disk_cache(path)
-    if found is not None:
-        return found
-    return parse_and_keep(path, _disk_cache_file(path, _disk_cache()))
-
-
-def _disk_cache_file(path: Path, folder: Path | None) -> Path | None:
-    """Where ``path``'s parsed entries are kept: named by the file's bytes and the
-    code that reads them, so a changed file or reader never finds them."""
-    if folder is None:
-        return None
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    return folder / f"{digest(data, _reader_identity())}.pickle"
-
-
-def _from_disk_cache(path: Path) -> Bibliography | None:
-    stored = _disk_cache_file(path, _disk_cache())
-    if stored is None:
-        return None
-    bibliography = load_pickle(stored)
-    return bibliography if isinstance(bibliography, Bibliography) else None
-
-
-def _prune_disk_cache() -> None:
-    """Drop the parsed files no page used in this build (edited or removed .bib files)."""
-    folder = _disk_cache()
-    if folder is not None and folder.is_dir():
-        for stored in folder.glob("*.pickle"):
-            if stored not in _USED:
-                stored.unlink(missing_ok=True)
+def bib_files(app: Sphinx) -> BibFiles:
+    """This build's :class:`BibFiles`."""
+    files = _BIB_FILES.get(app)
+    if files is None:
+        files = _BIB_FILES[app] = BibFiles(cache_folder(app.doctreedir))
+    return files
 
 
 @functools.cache
@@ -157,22 +168,6 @@ def report_problems(bibliography: Bibliography, shown: str) -> None:
         warn(message, PlaybookWarning.CITATION, location)
 
 
-#: The .bib files whose problems this build has reported.
-_REPORTED: set[str] = set()
-
-
-def _load_and_report(path: Path) -> Bibliography:
-    """``load``, and the file's problems reported the first time the build reads it."""
-    bibliography = load(path)
-    stored = _disk_cache_file(path, _disk_cache())
-    if stored is not None:
-        _USED.add(stored)
-    if str(path) not in _REPORTED:
-        _REPORTED.add(str(path))
-        report_problems(bibliography, str(path))
-    return bibliography
-
-
 #: The book's numbering (``playbook_citation_numbering = "book"``), for the writers.
 BOOK: SiteValue[BookNumbering | None] = SiteValue("citation_book", lambda: None)
 
@@ -190,9 +185,7 @@ def cited_page(env: BuildEnvironment, docname: str) -> CitedPage | None:
 
 def on_builder_inited(app: Sphinx) -> None:
     """A missing site-wide .bib file is reported once, at the start of the build."""
-    _DISK_CACHE[:] = [cache_folder(app.doctreedir)]
-    _REPORTED.clear()
-    _USED.clear()
+    _BIB_FILES[app] = BibFiles(cache_folder(app.doctreedir))
     for path in site_bibfiles(app):
         if not path.exists():
             warn(
@@ -225,7 +218,7 @@ def _resolve(app: Sphinx, page: CitedPage) -> None:
     entries: dict[str, Reference] = {}
     for path in site_bibfiles(app) + [Path(name) for name in page.bibfiles]:
         if path.exists():
-            for key, reference in _load_and_report(path).entries.items():
+            for key, reference in bib_files(app).load_and_report(path).entries.items():
                 entries.setdefault(key, reference)
     for keys, source, line in page.unresolved or ():
         page.occurrences.append([key for key in keys if key in entries])
@@ -287,9 +280,10 @@ def on_env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     pages whose numbers or list changed are written again."""
     site = [path for path in site_bibfiles(app) if path.exists()]
     own = sorted({f for page in _store(env).values() for f in page.bibfiles} - set(map(str, site)))
+    files = bib_files(app)
     for path in [*site, *map(Path, own)]:
-        _load_and_report(path)
-    _prune_disk_cache()
+        files.load_and_report(path)
+    files.prune()
     for docname in sorted(_store(env)):
         if _store(env)[docname].unresolved is not None:
             _resolve(app, _store(env)[docname])
