@@ -122,3 +122,45 @@ def test_a_stylesheet_written_after_the_pages_is_linked_as_in_a_fresh_build(tmp_
         assert len(mystnb) == 1, links
         assert links == _links(fresh, docname, ".css"), docname
     assert list(out.glob("_static/mystnb.*.css"))  # written, after the pages
+
+
+def _files_under(outdir: Path, *folders: str) -> list[str]:
+    return sorted(
+        path.relative_to(outdir).as_posix()
+        for folder in folders
+        for path in (outdir / folder).rglob("*")
+        if path.is_file()
+    )
+
+
+def test_an_interactive_figure_edited_then_removed_leaves_what_a_fresh_build_has(tmp_path):
+    """Each frame page is named by its content: the one an edit replaced, and the
+    last one with the figure, go, as do the shared files no page needs any more."""
+    figure = (
+        "# Root\n\n```{interactive-figure} chart.html\n:alt: Bars\n:isolation: inline\n\n"
+        "The bars.\n```\n"
+    )
+    files = {
+        "index.md": figure + "\n```{toctree}\nother\n```\n",
+        "other.md": "# Other\n\nText.\n",
+        "chart.html": '<div style="width:400px;height:300px">one</div>\n',
+    }
+    src = write_project(tmp_path / "src", files, conf=CONF)
+    out = build(src, tmp_path / "out")
+    folders = ("_interactive", "_static")
+    first = _files_under(out, *folders)
+    assert any(name.startswith("_interactive/chart-") for name in first)
+    (src / "chart.html").write_text('<div style="width:400px;height:300px">two</div>\n')
+    build(src, out)
+    shutil.copytree(src, tmp_path / "fresh-src")
+    fresh = build(tmp_path / "fresh-src", tmp_path / "fresh")
+    assert _files_under(out, *folders) == _files_under(fresh, *folders)
+    assert _files_under(out, *folders) != first  # the frame page was replaced
+    (src / "index.md").write_text("# Root\n\nNo figure.\n\n```{toctree}\nother\n```\n")
+    build(src, out)
+    shutil.rmtree(tmp_path / "fresh-src")
+    shutil.rmtree(tmp_path / "fresh")
+    shutil.copytree(src, tmp_path / "fresh-src")
+    fresh = build(tmp_path / "fresh-src", tmp_path / "fresh")
+    assert not (out / "_interactive").exists()
+    assert _files_under(out, *folders) == _files_under(fresh, *folders)

@@ -22,12 +22,17 @@ Through public events only:
   writes it after the pages (myst-nb writes its stylesheet at build-finished).
 * ``env-get-updated`` (after every handler that prepares a file): the pages whose
   linked files a fresh build would link with another checksum are returned, to be
-  written again. A file's next version is what its
-  maker declared (:func:`declare`: made before the pages, as the math
-  stylesheet is at env-get-updated), else the file as the output folder holds it.
-* ``write-started``: late files are removed before any page is written,
-  so that pages link them as a fresh build does (without a checksum: the file
-  does not exist yet) and their extension writes them again afterwards.
+  written again. A file's next version is what its maker declared
+  (:func:`declare`: made before the pages, as the math stylesheet is at
+  env-get-updated), else the file as the output folder holds it.
+* ``write-started``: late files are removed before any page is written, so that
+  pages link them as a fresh build does (without a checksum: the file does not
+  exist yet) and their extension writes them again afterwards.
+
+Files a page links without a checksum, under a folder a feature owns
+(:func:`own_folder`, :func:`note_link`: an interactive figure's frame page and
+libraries), are kept while a page links them and removed once none does, as a
+fresh build never writes them.
 
 A file that Sphinx copies from a static folder (``html_static_path``, the theme)
 is checked as the output folder holds it when reading is over, that is as the

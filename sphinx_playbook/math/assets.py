@@ -5,9 +5,9 @@ from the file when it writes a page, so the file is final before the first
 page (write-started), and declared at env-get-updated
 (:func:`..machinery.linked_assets.declare`): every page that links it, with
 formulas of its own or a hover card's, is written again when it changes. Each
-KaTeX font is cut to the characters the site draws with it (:mod:`.fonts`), in the
-workers, and kept in the cache folder by
-everything it is made of; the stylesheet names each font with its version, so
+KaTeX font is cut to the characters the site draws with it (:mod:`.fonts`), in
+the workers, and kept in the cache folder by everything it is made of; the
+stylesheet names each font with its version, so
 a browser never keeps a font that lacks a glyph the site now draws. A face no
 formula draws with is not written at all.
 """
