@@ -100,10 +100,13 @@ def _frame(html, figure: str) -> tuple[dict, BeautifulSoup]:
 def test_interactive_figures_follow_the_mode_unless_fixed(html):
     follow, page = _frame(html, "fig-throughput")
     assert follow.get("data-pb-theme") == "follow"
-    assert any("pbTheme" in script.get_text() for script in page.find_all("script"))
+    # The frame's own script (a file: no inline script under a strict CSP) is told to
+    # follow the mode.
+    assert page.select('script[src*="sphinx-playbook-frame.js"][data-pb-follow]')
     fixed, page = _frame(html, "fig-fixed")
     assert "data-pb-theme" not in fixed
-    assert not any("pbTheme" in script.get_text() for script in page.find_all("script"))
+    assert page.select('script[src*="sphinx-playbook-frame.js"]')
+    assert not page.select("script[data-pb-follow]")
 
 
 @pytest.mark.parametrize("docname", ["index", "search"])
