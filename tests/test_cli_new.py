@@ -64,7 +64,7 @@ RELEASE = REPO / ".github" / "workflows" / "release.yml"
 
 
 def test_release_runs_on_version_tags_and_publishes_with_trusted_publishing():
-    workflow = yaml.safe_load(RELEASE.read_text())
+    workflow = yaml.safe_load(RELEASE.read_text(encoding="utf-8"))
     assert workflow.get("on", workflow.get(True)) == {"push": {"tags": ["v*"]}}
     assert workflow["permissions"] == {"contents": "read"}
     dist, publish = workflow["jobs"]["dist"], workflow["jobs"]["publish"]
@@ -84,7 +84,7 @@ def test_release_runs_on_version_tags_and_publishes_with_trusted_publishing():
 )
 def test_release_refuses_a_tag_that_is_not_the_version(tag, passes):
     """The workflow's own check, run as GitHub runs it (bash, with GITHUB_REF_NAME)."""
-    steps = yaml.safe_load(RELEASE.read_text())["jobs"]["dist"]["steps"]
+    steps = yaml.safe_load(RELEASE.read_text(encoding="utf-8"))["jobs"]["dist"]["steps"]
     (check,) = [step for step in steps if step.get("name") == "The tag names the package's version"]
     path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
     environment = {**os.environ, "GITHUB_REF_NAME": tag, "PATH": path}
@@ -106,7 +106,7 @@ def test_the_book_has_a_folder_of_its_own(tmp_path, source_format):
 
 def test_the_message_gives_the_documented_command(generated):
     root, output = generated
-    readme = (root / "README.md").read_text()
+    readme = (root / "README.md").read_text(encoding="utf-8")
     command = "sphinx-build -W -b html book _build/html"
     assert f"```console\npip install -r requirements.txt\n{command}\n```" in readme
     assert output.splitlines() == [
@@ -116,7 +116,7 @@ def test_the_message_gives_the_documented_command(generated):
 
 
 def test_gitignore_keeps_the_build_and_environments_out(generated):
-    lines = (generated[0] / ".gitignore").read_text().splitlines()
+    lines = (generated[0] / ".gitignore").read_text(encoding="utf-8").splitlines()
     assert [line for line in lines if not line.startswith("#")] == [
         "_build/",
         ".venv/",
@@ -126,7 +126,7 @@ def test_gitignore_keeps_the_build_and_environments_out(generated):
 
 def test_readthedocs_settings(generated):
     root = generated[0]
-    readthedocs = yaml.safe_load((root / ".readthedocs.yaml").read_text())
+    readthedocs = yaml.safe_load((root / ".readthedocs.yaml").read_text(encoding="utf-8"))
     assert readthedocs["version"] == 2
     assert readthedocs["sphinx"] == {"configuration": "book/conf.py", "fail_on_warning": True}
     assert (root / readthedocs["sphinx"]["configuration"]).is_file()
@@ -135,7 +135,9 @@ def test_readthedocs_settings(generated):
 
 
 def test_the_workflow_builds_everywhere_and_deploys_from_the_default_branch(generated):
-    workflow = yaml.safe_load((generated[0] / ".github" / "workflows" / "build.yml").read_text())
+    workflow = yaml.safe_load(
+        (generated[0] / ".github" / "workflows" / "build.yml").read_text(encoding="utf-8")
+    )
     triggers = workflow.get("on", workflow.get(True))  # YAML 1.1 reads a bare on as true
     assert set(triggers) == {"push", "pull_request"}
     assert workflow["permissions"] == {"contents": "read"}
@@ -162,14 +164,14 @@ def test_the_workflow_builds_everywhere_and_deploys_from_the_default_branch(gene
 
 def test_the_workflow_says_how_to_remove_pages(generated):
     """The comment right above the deploy job names it: what a user deletes."""
-    text = (generated[0] / ".github" / "workflows" / "build.yml").read_text()
+    text = (generated[0] / ".github" / "workflows" / "build.yml").read_text(encoding="utf-8")
     comment = text.split("\n  deploy:\n")[0].rsplit("\n\n", 1)[1]
     assert comment.lstrip().startswith("# GitHub Pages")
     assert "Delete this job" in comment
 
 
 def test_citation_file_from_the_options(generated):
-    citation = yaml.safe_load((generated[0] / "CITATION.cff").read_text())
+    citation = yaml.safe_load((generated[0] / "CITATION.cff").read_text(encoding="utf-8"))
     assert citation == {
         "cff-version": "1.2.0",
         "message": "If you use this playbook, please cite it as below.",
@@ -248,7 +250,7 @@ def test_a_local_install_asks_for_the_release_and_says_what_to_write(record, wha
 def test_new_writes_the_requirement_of_the_running_install(generated):
     """End to end: the line for this environment's own direct_url.json."""
     direct_url = metadata.distribution("sphinx-playbook").read_text("direct_url.json")
-    written = (generated[0] / "requirements.txt").read_text().splitlines()
+    written = (generated[0] / "requirements.txt").read_text(encoding="utf-8").splitlines()
     assert written == requirement_lines(direct_url, __version__)
     requirement = Requirement(written[-1])
     assert requirement.name == "sphinx-playbook"
@@ -259,7 +261,7 @@ def test_new_writes_the_requirement_of_the_running_install(generated):
 
 
 def test_refuses_a_non_empty_folder(tmp_path, capsys):
-    (tmp_path / "notes.txt").write_text("mine")
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
     assert main(["new", str(tmp_path)]) == 2
     error = capsys.readouterr().err
     assert error == (
@@ -268,13 +270,13 @@ def test_refuses_a_non_empty_folder(tmp_path, capsys):
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
     assert main(["new", str(tmp_path), "--force"]) == 0
-    assert (tmp_path / "notes.txt").read_text() == "mine"
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "mine"
     assert (tmp_path / "book" / "index.md").is_file()
 
 
 def test_refuses_a_file(tmp_path, capsys):
     target = tmp_path / "file"
-    target.write_text("")
+    target.write_text("", encoding="utf-8")
     assert main(["new", str(target)]) == 2
     assert capsys.readouterr().err == (
         f"sphinx-playbook: error: {target}: exists and is not a folder\n"
@@ -285,7 +287,7 @@ def test_asks_nothing_off_a_terminal(tmp_path, capsys):
     """Under pytest stdin is not a terminal: defaults are used and nothing is asked."""
     assert main(["new", str(tmp_path / "book")]) == 0
     assert "[My Playbook]" not in capsys.readouterr().out
-    text = (tmp_path / "book" / "book" / "index.md").read_text()
+    text = (tmp_path / "book" / "book" / "index.md").read_text(encoding="utf-8")
     front = yaml.safe_load(text.split("---\n")[1])
     assert front["title"] == "My Playbook" and front["authors"] == ["Your Name"]
 
@@ -302,14 +304,16 @@ def test_asks_for_title_and_author_on_a_terminal(tmp_path):
         today=datetime.date(2025, 2, 19),
     )  # fmt: skip
     assert stdout.getvalue().startswith("Title [My Playbook]: Author [Your Name]: ")
-    front = yaml.safe_load((tmp_path / "p" / "book" / "index.md").read_text().split("---\n")[1])
+    front = yaml.safe_load(
+        (tmp_path / "p" / "book" / "index.md").read_text(encoding="utf-8").split("---\n")[1]
+    )
     assert front == {
         "title": "Scaling laws",
         "description": "A playbook started with sphinx-playbook new.",
         "published": datetime.date(2025, 2, 19),
         "authors": ["Your Name"],
     }
-    citation = yaml.safe_load((tmp_path / "p" / "CITATION.cff").read_text())
+    citation = yaml.safe_load((tmp_path / "p" / "CITATION.cff").read_text(encoding="utf-8"))
     assert (citation["title"], citation["authors"]) == ("Scaling laws", [
         {"family-names": "Name", "given-names": "Your"}
     ])  # fmt: skip

@@ -17,7 +17,7 @@ from pathlib import Path
 import plotly
 import pytest
 from bs4 import BeautifulSoup
-from helpers import ROOTS, playbook_warnings, read_html
+from helpers import ROOTS, build_in_process, playbook_warnings, read_html
 from page_styles import page_rules, style_of
 
 from sphinx_playbook.interactive.exports import read_export
@@ -43,36 +43,17 @@ def source(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def builds(source, tmp_path_factory, make_module_app):
+def builds(source, tmp_path_factory):
     """One build per builder, made on first use."""
     made = {}
 
     def build(builder: str):
         if builder not in made:
             out = tmp_path_factory.mktemp(f"interactive-{builder}")
-            app = make_module_app(builder, srcdir=source, builddir=out)
-            app.build()
-            made[builder] = app
+            made[builder] = build_in_process(source, builder, out)
         return made[builder]
 
     return build
-
-
-@pytest.fixture(scope="module")
-def make_module_app():
-    """Sphinx's make_app is function-scoped; builds shared by a module need their own."""
-    from sphinx.testing.util import SphinxTestApp
-
-    apps = []
-
-    def make(builder: str, srcdir: Path, builddir: Path, **kwargs):
-        app = SphinxTestApp(builder, srcdir=srcdir, builddir=builddir, **kwargs)
-        apps.append(app)
-        return app
-
-    yield make
-    for app in apps:
-        app.cleanup()
 
 
 @pytest.fixture(scope="module")
@@ -195,7 +176,9 @@ def test_fallbacks_follow_the_frame_and_fill_the_frame_without_javascript(page, 
         assert img["src"] == image and (outdir / image).is_file()
         assert img["alt"] == figure.find("iframe")["title"]
         assert fallback.find("a")["href"] == frame_source(figure)
-        frame = BeautifulSoup((outdir / frame_source(figure)).read_text(), "html.parser")
+        frame = BeautifulSoup(
+            (outdir / frame_source(figure)).read_text(encoding="utf-8"), "html.parser"
+        )
         noscript = BeautifulSoup(frame.find("noscript").decode_contents(), "html.parser")
         assert noscript.find("img")["src"] == "../" + image
     for figure_id in ("fig-fragment", "fig-snippet"):
@@ -333,7 +316,9 @@ def test_editing_an_export_rewrites_only_the_pages_that_embed_it(source, tmp_pat
     first.build()
     before = read_html(first, "index").find(id="fig-snippet").find("iframe")["src"]
     snippet = src / "figures" / "snippet.html"
-    snippet.write_text(snippet.read_text().replace("#3b82c4", "#e4572e"), encoding="utf-8")
+    snippet.write_text(
+        snippet.read_text(encoding="utf-8").replace("#3b82c4", "#e4572e"), encoding="utf-8"
+    )
     again = make_app("html", srcdir=src, builddir=tmp_path / "build")
     again.build()
     status = re.sub(r"\x1b\[[0-9;]*m", "", again.status.getvalue())

@@ -47,7 +47,9 @@ def read_corpus() -> list[tuple[str, bool]]:
 
 
 def corpus_macros() -> str:
-    return json.dumps(json.loads((CORPUS / "macros.json").read_text()), sort_keys=True)
+    return json.dumps(
+        json.loads((CORPUS / "macros.json").read_text(encoding="utf-8")), sort_keys=True
+    )
 
 
 def test_the_corpus_covers_the_kinds_of_formulas_articles_use():
