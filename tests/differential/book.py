@@ -227,8 +227,9 @@ def _export(rng: random.Random) -> dict[str, Any]:
 def render_export(export: dict[str, Any]) -> str:
     """The HTML file an author exported (with a CDN script, as the tools write it)."""
     values, (width, height) = export["values"], export["size"]
-    box = f'style="height:{height}px; width:{width}px;"'
+    box = f'style="width:{width}px; height:{height}px;"'  # the size the page reserves
     if export["flavour"] == "plotly":
+        box = f'style="height:{height}px; width:{width}px;"'  # as plotly.py writes it
         trace = json.dumps({"type": "bar", "x": list(range(len(values))), "y": values})
         layout = json.dumps({"width": width, "height": height})
         return (
