@@ -155,6 +155,7 @@ case "${1:-}" in
     setup=$!
     venv .venv -e ".[dev]"
     .venv/bin/ruff check sphinx_playbook tests
+    .venv/bin/ruff format --check sphinx_playbook tests
     .venv/bin/mypy
     finish "$setup" "$setup_log" "setting up Python 3.12 and 3.13"
     # The other Pythons, and the wheel installed in a fresh venv

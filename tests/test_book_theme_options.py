@@ -283,9 +283,7 @@ def test_an_announcement_of_another_origin_is_refused_at_its_line(
 def test_an_announcement_of_the_site_is_fetched_by_the_script(
     make_app, tmp_path, value, index, page
 ):
-    src = project(
-        tmp_path, {"announcement": value}, html_baseurl="https://docs.example.org/book/"
-    )
+    src = project(tmp_path, {"announcement": value}, html_baseurl="https://docs.example.org/book/")
     app = make_app("html", srcdir=src, builddir=tmp_path / "out")
     app.build()
     assert theme_warnings(app) == []

@@ -184,7 +184,10 @@ def test_article_toc_lists_what_pydatas_page_toc_lists(make_app, tmp_path):
         (1, ["toc-h2"], "#second"),
     ]
     assert [entry[:2] for entry in toc_shape(both["two-tops"][1])] == [
-        (1, ["toc-h1"]), (2, ["toc-h2"]), (1, ["toc-h1"]), (2, ["toc-h2"]),
+        (1, ["toc-h1"]),
+        (2, ["toc-h2"]),
+        (1, ["toc-h1"]),
+        (2, ["toc-h2"]),
     ]
     assert both["title-only"][1] == ""
     written = read_html(app, "sections").select(".pb-toc__list a")

@@ -135,9 +135,7 @@ class NumberCitations(SphinxPostTransform):
         for index, node in enumerate(citations, start=1):
             # A key the page's own .bib files lack has no number here, even where
             # another page's gave it one in the book's numbering.
-            pairs = [
-                (key, numbers.get(key) if key in resolvable else None) for key in node["keys"]
-            ]
+            pairs = [(key, numbers.get(key) if key in resolvable else None) for key in node["keys"]]
             prefix = ""
             if node["form"] == "t":
                 known = [references[k] for k, n in pairs if n is not None]

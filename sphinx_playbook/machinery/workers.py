@@ -96,9 +96,7 @@ def _pool(app: Sphinx) -> ProcessPoolExecutor | None:
     return _POOL[0]
 
 
-def submit(
-    app: Sphinx, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs
-) -> Future[T]:
+def submit(app: Sphinx, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> Future[T]:
     """``function(*args)`` in a worker, or here and now where no worker may run.
 
     ``function`` and its arguments must pickle (a module-level function).

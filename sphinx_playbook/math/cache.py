@@ -91,4 +91,3 @@ class FormulaCache:
             del self._entries[key]
         save_pickle(self._loaded_from, {"format": FORMAT, "entries": self._entries})
         self._dirty = False
-

@@ -66,6 +66,7 @@ ENGINES: dict[str, Callable[[], JSContext]] = {
 #: The module each engine is imported from: found without importing it.
 ENGINE_MODULES = {"quickjs": "quickjs", "mini_racer": "py_mini_racer"}
 
+
 def chosen_engine(name: str | None = None) -> str | None:
     """The engine ``new_context(name)`` would start, without starting it."""
     name = name or os.environ.get(ENGINE_VARIABLE) or None

@@ -167,9 +167,7 @@ def render_batch(
     library = LIBRARIES[library_name]
     results = []
     for rendered in render_many(library, formulas, macros_json):
-        characters = (
-            katex_characters(rendered.html) if library is KATEX and rendered.html else {}
-        )
+        characters = katex_characters(rendered.html) if library is KATEX and rendered.html else {}
         results.append((rendered, characters))
     return results
 

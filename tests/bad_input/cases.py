@@ -736,7 +736,11 @@ CASES: tuple[Case, ...] = (
     Case(
         "author_organization_not_boolean",
         "authors: organization that is not true or false",
-        md("Front matter", "Text.", front="authors:\n  - name: The Team\n    organization: yes please"),
+        md(
+            "Front matter",
+            "Text.",
+            front="authors:\n  - name: The Team\n    organization: yes please",
+        ),
         (
             Expected(
                 2,
