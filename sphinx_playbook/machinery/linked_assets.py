@@ -21,10 +21,11 @@ Through public events only:
   there when a page was written, and is there now, is *late*: its extension
   writes it after the pages (myst-nb writes its stylesheet at build-finished).
 * ``env-get-updated`` (after every handler that prepares a file): the pages whose
-  linked files a fresh build would link with another checksum are returned, to be
-  written again. A file's next version is what its maker declared
-  (:func:`declare`: made before the pages, as the math stylesheet is at
-  env-get-updated), else the file as the output folder holds it.
+  linked files a fresh build would link with another checksum are noted in the
+  registry (:func:`.registry.note_stale`), which has them written again. A file's
+  next version is what its maker declared (:func:`declare`: made before the
+  pages, as the math stylesheet is at env-get-updated), else the file as the
+  output folder holds it.
 * ``write-started``: late files are removed before any page is written, so that
   pages link them as a fresh build does (without a checksum: the file does not
   exist yet) and their extension writes them again afterwards.
@@ -55,6 +56,7 @@ from sphinx.environment import BuildEnvironment
 
 from . import priorities
 from .cache import cache_folder, load_pickle, save_pickle
+from .registry import Shown, note_stale
 
 #: Builders whose links carry no checksum (Sphinx leaves it out for them).
 _NO_CHECKSUM = ("epub", "htmlhelp")
@@ -272,7 +274,8 @@ def _stale_pages(app: Sphinx, env: BuildEnvironment) -> list[str]:
             if upcoming[name] != checksum:
                 stale.append(docname)
                 break
-    return stale
+    note_stale(env, Shown.SITE_ASSET, stale, name="linked files")
+    return []
 
 
 def _remove_late_files(app: Sphinx, builder: Builder) -> None:

@@ -60,12 +60,13 @@ READING_ENDS = 1
 
 # -- env-get-updated ----------------------------------------------------------------
 
+#: The pages that link a site-wide file whose checksum changes, noted in the registry
+#: (machinery/linked_assets.py), after every feature (500) declared the files it
+#: makes before the pages.
+STALE_LINKS = 800
 #: The dependency registry's pages to write, after Sphinx's TocTreeCollector (500)
-#: numbered sections and figures and after every feature (500) noted its facts.
+#: numbered sections and figures and after every feature noted its facts.
 PAGES_TO_WRITE = 900
-#: The pages that link a site-wide file whose checksum changes (machinery/linked_assets.py),
-#: after every feature (500) declared the files it makes before the pages.
-STALE_LINKS = 950
 
 # -- write-started ------------------------------------------------------------------
 

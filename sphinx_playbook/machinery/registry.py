@@ -16,7 +16,9 @@ feature that shows it, and one handler decides from all of it:
   value per page: its navigation, its citation numbers) or :func:`note_shown_by`
   (one value and the pages that show it: the chapters menu, a stylesheet's
   version). They are computed again by every build and live only until the
-  handler below has read them.
+  handler below has read them. A feature that keeps its own record of what
+  pages showed when they were written (:mod:`.linked_assets`) notes the pages it
+  finds stale with :func:`note_stale`, at ``env-get-updated``.
 * ``env-get-outdated``: :func:`.dependencies.pages_to_reread`, the pages a fresh
   build would read differently (a toctree naming a removed page, a MyST link to
   a page that appeared).
@@ -123,6 +125,7 @@ class _SiteFacts:
     def __init__(self) -> None:
         self.by_page: dict[str, dict[str, bytes]] = {}
         self.shared: dict[str, list[tuple[bytes, frozenset[str]]]] = {}
+        self.stale: dict[str, set[str]] = {}
 
     def of(self, docname: str) -> dict[str, object]:
         facts: dict[str, object] = {}
@@ -162,6 +165,13 @@ def note_shown_by(
     _site(env).shared.setdefault(key, []).append((_digest(value), frozenset(pages)))
 
 
+def note_stale(env: BuildEnvironment, kind: Shown, pages: Iterable[str], *, name: str = "") -> None:
+    """At env-get-updated, before :data:`.priorities.PAGES_TO_WRITE`: ``pages`` show a
+    fact that changed, by the feature's own record of what they showed when they
+    were written (:mod:`.linked_assets`: the checksum each linked file had)."""
+    _site(env).stale.setdefault(_key(kind, name), set()).update(pages)
+
+
 # -- env-get-outdated and env-get-updated: the pages to read and write again ------------
 
 
@@ -171,9 +181,11 @@ def _pages_to_read(
     return dependencies.pages_to_reread(env, added, changed, removed)
 
 
-def current_signatures(app: Sphinx, env: BuildEnvironment) -> dict[str, dict[str, bytes]]:
+def current_signatures(
+    app: Sphinx, env: BuildEnvironment, site: _SiteFacts | None = None
+) -> dict[str, dict[str, bytes]]:
     """Every page's signature now: kind -> digest of what it shows."""
-    site = _SITE.pop(env, _SiteFacts())
+    site = site or _SITE.pop(env, _SiteFacts())
     result: dict[str, dict[str, bytes]] = {}
     for docname, shown in dependencies.signatures(app, env, page_facts(env)).items():
         signature = dict(zip(FROM_SPHINX, shown, strict=True))
@@ -216,7 +228,8 @@ def _pages_to_write(app: Sphinx, env: BuildEnvironment) -> list[str]:
     build = _BUILDS.setdefault(env, _Build())
     kept = load_pickle(_signatures_file(app))
     before: dict[str, Signature] = kept if isinstance(kept, dict) else {}
-    after = current_signatures(app, env)
+    site = _SITE.pop(env, _SiteFacts())
+    after = current_signatures(app, env, site)
     build.signatures = after
     written = build.read.union(*(env.files_to_rebuild.get(d, ()) for d in build.read))
     stale: dict[str, list[str]] = {}
@@ -230,6 +243,9 @@ def _pages_to_write(app: Sphinx, env: BuildEnvironment) -> list[str]:
         changed = sorted(k for k in old.keys() | signature.keys() if old.get(k) != signature.get(k))
         if changed:
             stale[docname] = changed
+    for kind, pages in sorted(site.stale.items()):
+        for docname in sorted((pages & after.keys()) - written):
+            stale.setdefault(docname, []).append(kind)
     if stale:
         logger.debug(
             "[playbook] pages that show facts that changed: %s",
