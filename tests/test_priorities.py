@@ -1,4 +1,6 @@
-"""The priority table (sphinx_playbook/machinery/priorities.py) and the code agree.
+"""The priority table (sphinx_playbook/machinery/priorities.py) and the code agree,
+and only the registry (sphinx_playbook/machinery/registry.py) returns pages to read
+or write again.
 
 Read from the package's source (its syntax tree), as a reviewer would check it:
 every ``priority=`` given to ``app.connect`` or ``add_css_file`` and every
@@ -245,3 +247,137 @@ def test_the_architecture_page_shows_the_table() -> None:
         (group, entry.name, entry.value) for group, entries in groups().items() for entry in entries
     ]
     assert sorted(shown) == sorted(expected)
+
+
+# -- one registry decides which pages are read and written again ------------------------
+
+#: The events whose handlers' return values Sphinx reads and writes again.
+PAGE_EVENTS = {"env-get-outdated", "env-updated", "env-get-updated"}
+#: The one module whose handlers return pages.
+REGISTRY = Path("sphinx_playbook/machinery/registry.py")
+
+
+def _handlers(source: str) -> list[tuple[str, ast.expr]]:
+    """(event, handler) of every ``app.connect`` to a page event in ``source``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if (
+            isinstance(node, ast.Call)
+            and ast.unparse(node.func).endswith("connect")
+            and len(node.args) >= 2
+            and isinstance(node.args[0], ast.Constant)
+            and node.args[0].value in PAGE_EVENTS
+        ):
+            found.append((str(node.args[0].value), node.args[1]))
+    return found
+
+
+def _module_file(path: Path, module: str | None, level: int, sources: dict[Path, str]) -> Path:
+    """The file a relative import in ``path`` names."""
+    base = path.parent
+    for _ in range(level - 1):
+        base = base.parent
+    for part in (module or "").split(".") if module else ():
+        base = base / part
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate in sources:
+            return candidate
+    return base
+
+
+def _resolve(path: Path, handler: ast.expr, sources: dict[Path, str]) -> tuple[Path, str]:
+    """The file and name of the function ``handler`` names, as connected in ``path``."""
+    tree = ast.parse(sources[path])
+    if isinstance(handler, ast.Attribute) and isinstance(handler.value, ast.Name):
+        for node in tree.body:
+            if isinstance(node, ast.ImportFrom) and any(
+                (a.asname or a.name) == handler.value.id for a in node.names
+            ):
+                name = next(a.name for a in node.names if (a.asname or a.name) == handler.value.id)
+                package = _module_file(path, node.module, node.level, sources)
+                module = package.parent / name if package.name == "__init__.py" else package
+                return _module_file(module / "x", None, 1, sources), handler.attr
+        return path, handler.attr
+    name = ast.unparse(handler)
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and any(
+            (a.asname or a.name) == name for a in node.names
+        ):
+            original = next(a.name for a in node.names if (a.asname or a.name) == name)
+            return _module_file(path, node.module, node.level, sources), original
+    return path, name
+
+
+def _returns_pages(function: ast.FunctionDef) -> list[str]:
+    """The return statements of ``function`` (not of functions inside it) that may
+    return a page: anything but nothing, None or ``[]``."""
+    returns: list[str] = []
+    todo: list[ast.AST] = list(function.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            continue
+        if isinstance(node, ast.Return) and node.value is not None:
+            value = node.value
+            empty = (isinstance(value, ast.Constant) and value.value is None) or (
+                isinstance(value, ast.List) and not value.elts
+            )
+            if not empty:
+                returns.append(f"line {node.lineno}: {ast.unparse(node)}")
+        todo.extend(ast.iter_child_nodes(node))
+    return returns
+
+
+def pages_returned_outside_the_registry(sources: dict[Path, str]) -> list[str]:
+    """Handlers of the page events, outside the registry, that return pages."""
+    handlers = {
+        _resolve(path, handler, sources)
+        for path, source in sources.items()
+        for _event, handler in _handlers(source)
+    }
+    found = []
+    for path, name in sorted(handlers):
+        if path == REGISTRY or path not in sources:
+            continue
+        for node in ast.parse(sources[path]).body:
+            if isinstance(node, ast.FunctionDef) and node.name == name:
+                found += [f"{path}: {name}, {r}" for r in _returns_pages(node)]
+    return found
+
+
+def _package_sources() -> dict[Path, str]:
+    return {
+        path.relative_to(PACKAGE.parent): path.read_text("utf-8")
+        for path in sorted(PACKAGE.rglob("*.py"))
+    }
+
+
+def test_only_the_registry_returns_pages_to_read_or_write() -> None:
+    """Features note what pages show (machinery/registry.py); none returns pages
+    from env-get-outdated, env-updated or env-get-updated itself."""
+    sources = _package_sources()
+    connected = {
+        _resolve(path, handler, sources)
+        for path, source in sources.items()
+        for _event, handler in _handlers(source)
+    }
+    assert {
+        (REGISTRY, "_pages_to_write"),
+        (Path("sphinx_playbook/theme/navigation.py"), "update_navigation"),
+        (Path("sphinx_playbook/citations/collect.py"), "on_env_updated"),
+        (Path("sphinx_playbook/machinery/linked_assets.py"), "_stale_pages"),
+        (Path("sphinx_playbook/math/assets.py"), "prepare_assets"),
+    } <= connected
+    assert pages_returned_outside_the_registry(sources) == []
+
+
+def test_the_registry_scan_finds_a_feature_that_returns_pages() -> None:
+    feature = (
+        "def setup(app):\n"
+        '    app.connect("env-updated", update_menu)\n'
+        "def update_menu(app, env):\n"
+        "    if env.first:\n        return []\n"
+        "    return sorted(env.found_docs)\n"
+    )
+    found = pages_returned_outside_the_registry({Path("feature.py"): feature})
+    assert found == ["feature.py: update_menu, line 6: return sorted(env.found_docs)"]
