@@ -203,10 +203,20 @@ def playbook_warnings(where: Any) -> list[str]:
     return [line for line in warning_text(where).splitlines() if "[playbook." in line]
 
 
-def build_app(make_app: Any, srcdir: Path, builder: str = "html", **options: Any) -> Any:
+def build_app(
+    make_app: Any,
+    srcdir: Path,
+    builder: str = "html",
+    *,
+    connect: Mapping[str, Any] | None = None,
+    **options: Any,
+) -> Any:
     """Build with Sphinx's ``make_app`` fixture (the application stays for the test
     to read ``app.env``, ``app.warning``; the fixture releases it) and return it.
-    ``options`` go to ``make_app``: ``builddir``, ``confoverrides``, ``parallel``..."""
+    ``connect`` maps events to handlers connected before the build; ``options`` go
+    to ``make_app``: ``builddir``, ``confoverrides``, ``parallel``..."""
     app = make_app(builder, srcdir=srcdir, **options)
+    for event, handler in (connect or {}).items():
+        app.connect(event, handler)
     app.build()
     return app

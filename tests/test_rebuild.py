@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import read_html
+from helpers import CONF, build_app, read_html, write_project
 
 PAGES = {
     "index.md": "# Book\n\n```{toctree}\n:maxdepth: 2\n\none\ntwo\n```\n",
@@ -14,14 +14,7 @@ PAGES = {
 
 
 def _book(tmp_path: Path, pages: dict[str, str] = PAGES) -> Path:
-    source = tmp_path / "source"
-    source.mkdir()
-    (source / "conf.py").write_text(
-        'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\n', encoding="utf-8"
-    )
-    for name, text in pages.items():
-        (source / name).write_text(text, encoding="utf-8")
-    return source
+    return write_project(tmp_path / "source", pages, conf=CONF)
 
 
 def _rebuild(make_app, source: Path, build: Path, edit: tuple[str, str, str] | None = None):
@@ -30,10 +23,13 @@ def _rebuild(make_app, source: Path, build: Path, edit: tuple[str, str, str] | N
         page, old, new = edit
         path = source / page
         path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
-    app = make_app("html", srcdir=source, builddir=build)
     written: list[str] = []
-    app.connect("html-page-context", lambda _app, pagename, *_rest: written.append(pagename))
-    app.build()
+    app = build_app(
+        make_app,
+        source,
+        builddir=build,
+        connect={"html-page-context": lambda _app, pagename, *_rest: written.append(pagename)},
+    )
     return app, {name for name in written if name in PAGES_BY_DOCNAME}
 
 
