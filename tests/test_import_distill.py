@@ -17,12 +17,12 @@ from pathlib import Path, PurePosixPath
 import pytest
 from bs4 import BeautifulSoup, Comment, NavigableString, Tag
 from docutils.nodes import make_id
+from helpers import read_page, sphinx_build, write_project
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from markdown_it.renderer import RendererHTML
 from myst_parser.config.main import MdParserConfig
 from myst_parser.parsers.mdit import create_md_parser
-from sphinx.cmd.build import build_main
 
 from sphinx_playbook.cli import main
 
@@ -82,9 +82,9 @@ def imported(tmp_path_factory) -> dict[str, dict]:
     for name in ARTICLES:
         out = base / name
         code = main(["import-distill", str(FIXTURES / name), str(out)])
-        build = build_main(
-            ["-W", "-q", "-b", "html", "-d", str(out / "_doctrees"), str(out), str(out / "_html")]
-        )
+        build = sphinx_build(
+            "-W", "-q", "-b", "html", "-d", str(out / "_doctrees"), str(out), str(out / "_html")
+        ).returncode
         results[name] = {"out": out, "code": code, "build": build}
     return results
 
@@ -230,7 +230,7 @@ def source_side(name: str) -> dict:
 
 def built_side(out: Path) -> dict:
     """The same, read from the page Sphinx built."""
-    soup = BeautifulSoup((out / "_html" / "index.html").read_text("utf-8"), "html.parser")
+    soup = read_page(out / "_html")
     title = _norm(soup.select_one(".pb-title-block h1").get_text())
     subtitle = soup.select_one(".pb-title-block .pb-description, .pb-title-block p")
     body = soup.select_one(".pb-body")
@@ -348,7 +348,7 @@ def test_grid_of_code_becomes_side_by_side_with_its_tracks(imported):
         ":columns: 1fr 2fr",
         ":columns: repeat(3, 1fr)",
     ]
-    soup = BeautifulSoup((imported["grid"]["out"] / "_html/index.html").read_text(), "html.parser")
+    soup = read_page(imported["grid"]["out"] / "_html")
     first = soup.select(".pb-side-by-side")[0]
     captions = [_norm(c.get_text()) for c in first.select("figcaption .caption-text")]
     assert captions == ["Host code", "Device code, in Python for once."]
@@ -374,7 +374,7 @@ def test_fragments_become_interactive_figures(imported):
 
 
 def test_headings_keep_their_ids(imported):
-    soup = BeautifulSoup((imported["basic"]["out"] / "_html/index.html").read_text(), "html.parser")
+    soup = read_page(imported["basic"]["out"] / "_html")
     ids = {section["id"] for section in soup.select(".pb-body section[id]")}
     assert {"introduction", "memory", "weights"} <= ids
 
@@ -463,7 +463,7 @@ def test_malformed_front_matter(tmp_path, capsys):
 def test_out_exists(tmp_path, capsys):
     out = tmp_path / "out"
     out.mkdir()
-    (out / "keep.txt").write_text("mine")
+    (out / "keep.txt").write_text("mine", encoding="utf-8")
     assert _fails(["import-distill", str(FIXTURES / "basic"), str(out)], capsys) == (
         f"sphinx-playbook: error: {out}: already exists; choose a new folder for the project"
     )
@@ -479,18 +479,18 @@ def test_source_missing(tmp_path, capsys):
 
 def test_a_span_that_is_not_a_number_reads_as_a_browser_reads_it(tmp_path):
     """colspan="two" is one column in a browser; the import neither fails nor merges."""
-    source = tmp_path / "article"
-    source.mkdir()
-    (source / "index.html").write_text(
-        "<!doctype html><html><body><d-title><h1>Spans</h1></d-title><d-article>"
-        '<table><tr><th colspan="two">A</th><th rowspan=" 1x">B</th></tr>'
-        "<tr><td>1</td><td>2</td></tr></table></d-article></body></html>",
-        "utf-8",
+    source = write_project(
+        tmp_path / "article",
+        {
+            "index.html": "<!doctype html><html><body><d-title><h1>Spans</h1></d-title><d-article>"
+            '<table><tr><th colspan="two">A</th><th rowspan=" 1x">B</th></tr>'
+            "<tr><td>1</td><td>2</td></tr></table></d-article></body></html>"
+        },
     )
     out = tmp_path / "o"
     assert main(["import-distill", str(source), str(out)]) == 0
-    assert build_main(["-W", "-q", "-b", "html", str(out), str(out / "_html")]) == 0
-    soup = BeautifulSoup((out / "_html" / "index.html").read_text("utf-8"), "html.parser")
+    assert sphinx_build("-W", "-q", "-b", "html", str(out), str(out / "_html")).returncode == 0
+    soup = read_page(out / "_html")
     table = soup.select_one("article table, main table")
     assert [[cell.get_text(strip=True) for cell in row.find_all(["th", "td"])]
             for row in table.find_all("tr")] == [["A", "B"], ["1", "2"]]  # fmt: skip
