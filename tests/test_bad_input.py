@@ -62,7 +62,10 @@ def parse_records(text: str, srcdir: Path) -> list[tuple[str | None, int | None,
     directory) are written ``{srcdir}/...``, so expectations do not depend on it.
     """
     text = _ANSI.sub("", text).strip()
-    prefixes = sorted({f"{srcdir}/", f"{os.path.relpath(srcdir)}/"}, key=len, reverse=True)
+    folders = (str(srcdir), os.path.relpath(srcdir))
+    # Sphinx writes the system's separator (a backslash on Windows).
+    written = {f"{folder}{sep}" for folder in folders for sep in {"/", os.sep}}
+    prefixes = sorted(written, key=len, reverse=True)
     result = []
     for record in _RECORD_START.split(text) if text else []:
         match = _RECORD.match(record)
