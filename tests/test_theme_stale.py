@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import read_html, sphinx_build
+from helpers import CONF as PLAYBOOK_CONF
+from helpers import build, build_app, page_path, read_html, read_page, write_project
 from pygments.styles import get_style_by_name
 
-CONF = 'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\nproject = "Proj"\n'
+CONF = PLAYBOOK_CONF + 'project = "Proj"\n'
 BOOK = {
     "index.md": "# Book\n\n```{toctree}\none\ntwo\n```\n",
     "one.md": "# One\n\nText.\n\n```python\nprint('one')\n```\n\n```{toctree}\nsub_a\nsub_b\n```\n",
@@ -20,13 +21,6 @@ BOOK = {
     "sub_b.md": "# Sub B\n\nText.\n",
 }
 DOCNAMES = ("index", "one", "two", "sub_a", "sub_b", "three")
-
-
-def _write(source: Path, pages: dict[str, str], conf: str = CONF) -> None:
-    source.mkdir(parents=True, exist_ok=True)
-    (source / "conf.py").write_text(conf, encoding="utf-8")
-    for name, text in pages.items():
-        (source / name).write_text(text, encoding="utf-8")
 
 
 def _menu(page: BeautifulSoup) -> list[tuple[str, str, bool]]:
@@ -68,15 +62,13 @@ def test_every_page_shows_the_book_as_it_is_now(make_app, tmp_path, edit):
     """The menu, the chapter it marks current and the previous and next pages, after an
     edit elsewhere in the book, are a fresh build's, on pages whose source did not change."""
     source = tmp_path / "source"
-    _write(source, BOOK)
-    make_app("html", srcdir=source, builddir=tmp_path / "build").build()
-    _write(source, edit)
-    again = make_app("html", srcdir=source, builddir=tmp_path / "build")
-    again.build()
-    fresh = make_app("html", srcdir=source, builddir=tmp_path / "fresh")
-    fresh.build()
+    write_project(source, BOOK, conf=CONF)
+    build_app(make_app, source, builddir=tmp_path / "build")
+    write_project(source, edit, conf=CONF)
+    again = build_app(make_app, source, builddir=tmp_path / "build")
+    fresh = build_app(make_app, source, builddir=tmp_path / "fresh")
     for docname in DOCNAMES:
-        if Path(fresh.outdir, f"{docname}.html").exists():
+        if page_path(Path(fresh.outdir), docname).exists():
             page, expected = read_html(again, docname), read_html(fresh, docname)
             assert _menu(page) == _menu(expected), docname
             assert _previous_next(page) == _previous_next(expected), docname
@@ -84,15 +76,14 @@ def test_every_page_shows_the_book_as_it_is_now(make_app, tmp_path, edit):
 
 def test_the_menu_follows_the_root_page(make_app, tmp_path):
     source = tmp_path / "source"
-    _write(source, BOOK)
-    make_app("html", srcdir=source, builddir=tmp_path / "build").build()
-    _write(source, EDITS["a chapter added, the chapters reordered and captioned"])
+    write_project(source, BOOK, conf=CONF)
+    build_app(make_app, source, builddir=tmp_path / "build")
+    write_project(source, EDITS["a chapter added, the chapters reordered and captioned"], conf=CONF)
     (source / "index.md").write_text(
         (source / "index.md").read_text(encoding="utf-8").replace("# Book", "# The Book"),
         encoding="utf-8",
     )
-    app = make_app("html", srcdir=source, builddir=tmp_path / "build")
-    app.build()
+    app = build_app(make_app, source, builddir=tmp_path / "build")
     assert _menu(read_html(app, "sub_a")) == [
         ("The Book", "index.html", False),
         ("Part I", "", False),
@@ -116,7 +107,7 @@ def _highlighting(out: Path) -> tuple[bytes, str]:
     each link's checksum is the one Sphinx computes for the file it points at."""
     served: set[tuple[bytes, str]] = set()
     for docname in ("index", "one", "two", "search", "genindex"):
-        page = BeautifulSoup((out / f"{docname}.html").read_text(encoding="utf-8"), "html.parser")
+        page = read_page(out, docname)
         links = [
             link["href"]
             for link in page.find_all("link", rel="stylesheet")
@@ -146,8 +137,8 @@ def test_a_changed_highlighting_style_changes_the_stylesheet_and_its_checksum(tm
     """Each build in its own process, as authors run it: Sphinx keeps a file's checksum
     for the life of the process."""
     source, out = tmp_path / "source", tmp_path / "out"
-    _write(source, BOOK)
-    sphinx_build("-q", "-b", "html", str(source), str(out))
+    write_project(source, BOOK, conf=CONF)
+    build(source, out)
     first = _highlighting(out)
     default = get_style_by_name("a11y-high-contrast-light").background_color
     assert _light_background(first[0]) == default
@@ -163,12 +154,12 @@ def test_a_changed_highlighting_style_changes_the_stylesheet_and_its_checksum(tm
     before = first
     for number, (setting, (light, dark)) in enumerate(steps):
         (source / "conf.py").write_text(CONF + setting, encoding="utf-8")
-        sphinx_build("-q", "-b", "html", str(source), str(out))
+        build(source, out)
         rebuilt = _highlighting(out)
         assert rebuilt[1] != before[1], setting
         assert _light_background(rebuilt[0]) == get_style_by_name(light).background_color
         assert _dark_background(rebuilt[0]) == get_style_by_name(dark).background_color
         fresh = tmp_path / f"fresh{number}"
-        sphinx_build("-q", "-b", "html", str(source), str(fresh))
+        build(source, fresh)
         assert _highlighting(fresh) == rebuilt, setting
         before = rebuilt
