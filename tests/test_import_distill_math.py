@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from sphinx.cmd.build import build_main
+from helpers import read_page, sphinx_build, write_project
 
 from sphinx_playbook.cli import main
 
@@ -77,14 +77,11 @@ CASES = {
 
 
 def _import_and_build(tmp_path: Path, head: str, body: str) -> tuple[int, int, BeautifulSoup]:
-    source = tmp_path / "article"
-    source.mkdir()
-    (source / "index.html").write_text(PAGE.format(head=head, body=body), "utf-8")
+    source = write_project(tmp_path / "article", {"index.html": PAGE.format(head=head, body=body)})
     out = tmp_path / "out"
     code = main(["import-distill", str(source), str(out)])
-    build = build_main(["-W", "-q", "-b", "html", str(out), str(out / "_html")])
-    html = (out / "_html" / "index.html").read_text("utf-8")
-    return code, build, BeautifulSoup(html, "html.parser")
+    build = sphinx_build("-W", "-q", "-b", "html", str(out), str(out / "_html")).returncode
+    return code, build, read_page(out / "_html")
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -123,10 +120,8 @@ def test_display_formulas_in_text_are_display_blocks(tmp_path):
 
 
 def test_report_says_which_delimiters(tmp_path, capsys):
-    source = tmp_path / "a"
-    source.mkdir()
     head, body, _, _ = CASES["mathjax-config"]
-    (source / "index.html").write_text(PAGE.format(head=head, body=body), "utf-8")
+    source = write_project(tmp_path / "a", {"index.html": PAGE.format(head=head, body=body)})
     assert main(["import-distill", str(source), str(tmp_path / "o")]) == 0
     out = capsys.readouterr().out
     assert "formulas in text are read with $…$, \\(…\\), $$…$$ (display)" in out
@@ -137,10 +132,10 @@ def test_report_says_which_delimiters(tmp_path, capsys):
 def test_a_formula_katex_cannot_read_is_reported_with_its_line(tmp_path, capsys):
     """MathJax reads ``\\matrix`` as a primitive, KaTeX does not: the build would warn,
     and the report says so before the build does."""
-    source = tmp_path / "a"
-    source.mkdir()
     body = "<p>Powers:\n $A^3 = A \\matrix A^2$ and $A^2$.</p>"
-    (source / "index.html").write_text(PAGE.format(head=MATHJAX_CONFIG, body=body), "utf-8")
+    source = write_project(
+        tmp_path / "a", {"index.html": PAGE.format(head=MATHJAX_CONFIG, body=body)}
+    )
     assert main(["import-distill", str(source), str(tmp_path / "o")]) == 0
     lines = [line for line in capsys.readouterr().out.splitlines() if "KaTeX cannot" in line]
     assert len(lines) == 1

@@ -10,8 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from bs4 import BeautifulSoup
-from sphinx.cmd.build import build_main
+from helpers import read_page, sphinx_build, write_project
 
 from sphinx_playbook.cli import main
 
@@ -29,12 +28,11 @@ def built(tmp_path_factory) -> dict[str, dict]:
     for name in ("panels", "v1"):
         out = base / name
         code = main(["import-distill", str(FIXTURES / name), str(out)])
-        build = build_main(["-W", "-q", "-b", "html", str(out), str(out / "_html")])
-        html = (out / "_html" / "index.html").read_text("utf-8")
+        build = sphinx_build("-W", "-q", "-b", "html", str(out), str(out / "_html")).returncode
         results[name] = {
             "code": code,
             "build": build,
-            "soup": BeautifulSoup(html, "html.parser"),
+            "soup": read_page(out / "_html"),
             "report": (out / "import-report.txt").read_text("utf-8"),
         }
     return results
@@ -163,18 +161,19 @@ def test_a_link_the_original_resolved_by_heading_text_reaches_the_heading(built)
 def test_an_unclosed_title_heading_does_not_swallow_the_article(tmp_path, capsys):
     """A browser puts the whole article inside an unclosed <h1>: its text is kept as the
     article, the front matter's title is the title, and the report says why."""
-    source = tmp_path / "a"
-    source.mkdir()
-    (source / "index.html").write_text(
-        '<!doctype html><d-front-matter><script type="text/json">{"title": "Kept"}</script>'
-        "</d-front-matter><d-title><h1>Kept\n</d-title><d-article><h2>Part</h2>"
-        "<p>Every word stays.</p></d-article>",
-        "utf-8",
+    source = write_project(
+        tmp_path / "a",
+        {
+            "index.html": '<!doctype html><d-front-matter><script type="text/json">'
+            '{"title": "Kept"}</script>'
+            "</d-front-matter><d-title><h1>Kept\n</d-title><d-article><h2>Part</h2>"
+            "<p>Every word stays.</p></d-article>"
+        },
     )
     out = tmp_path / "o"
     assert main(["import-distill", str(source), str(out)]) == 0
     assert "the <h1> is never closed; its text is not the title" in capsys.readouterr().out
-    assert build_main(["-W", "-q", "-b", "html", str(out), str(out / "_html")]) == 0
-    soup = BeautifulSoup((out / "_html" / "index.html").read_text("utf-8"), "html.parser")
+    assert sphinx_build("-W", "-q", "-b", "html", str(out), str(out / "_html")).returncode == 0
+    soup = read_page(out / "_html")
     assert _norm(soup.select_one(".pb-title-block h1").get_text()) == "Kept"
     assert "Every word stays." in _norm(soup.select_one(".pb-body").get_text())
