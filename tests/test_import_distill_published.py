@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from bs4 import BeautifulSoup
-from sphinx.cmd.build import build_main
+from helpers import read_page, sphinx_build, write_project
 
 from sphinx_playbook.cli import main
 
@@ -34,10 +34,10 @@ def project(tmp_path_factory) -> dict:
     code = main(["import-distill", str(FIXTURES / "published"), str(out)])
     builds = {}
     for builder in ("html", "dirhtml"):
-        builds[builder] = build_main(
-            ["-W", "-q", "-b", builder, "-d", str(base / "doctrees" / builder), str(out),
-             str(base / "site" / builder)]
-        )  # fmt: skip
+        builds[builder] = sphinx_build(
+            "-W", "-q", "-b", builder, "-d", str(base / "doctrees" / builder), str(out),
+            str(base / "site" / builder),
+        ).returncode  # fmt: skip
     return {"out": out, "code": code, "builds": builds, "site": base / "site"}
 
 
@@ -50,7 +50,7 @@ def test_imports_and_builds_with_W_in_html_and_dirhtml(project):
 def test_every_local_url_of_the_page_names_a_published_file(project, builder):
     site = project["site"] / builder
     page = site / "index.html"
-    soup = BeautifulSoup(page.read_text("utf-8"), "html.parser")
+    soup = read_page(site)
     urls = [
         element.get("src") or element.get("href")
         for element in soup.select(
@@ -91,7 +91,7 @@ def declared_style(page: Path, soup: BeautifulSoup, element) -> dict[str, str]:
 
 def test_ids_are_kept_exactly_and_mount_points_stay(project):
     page = project["site"] / "html/index.html"
-    soup = BeautifulSoup(page.read_text("utf-8"), "html.parser")
+    soup = read_page(project["site"] / "html")
     mount = soup.find(id="chart_mount")
     assert mount is not None and mount.name == "div" and not mount.contents
     panel = soup.find(id="MC")
@@ -142,15 +142,15 @@ def server(project) -> Iterator[str]:
 def test_a_script_url_above_the_site_root_is_reported(tmp_path, capsys):
     """On its own site the article was the root, where "../data/x.json" stays at the root;
     under a sub-path it climbs out of the project, which no rewrite of a script can see."""
-    source = tmp_path / "article"
-    (source / "js").mkdir(parents=True)
-    (source / "data").mkdir()
-    (source / "data" / "x.json").write_text("[]", "utf-8")
-    (source / "js" / "a.js").write_text('fetch("../data/x.json");\n', "utf-8")
-    (source / "index.html").write_text(
-        '<!doctype html><html><head><script src="js/a.js"></script></head><body>'
-        "<d-title><h1>Above</h1></d-title><d-article><p>Text.</p></d-article></body></html>",
-        "utf-8",
+    source = write_project(
+        tmp_path / "article",
+        {
+            "data/x.json": "[]",
+            "js/a.js": 'fetch("../data/x.json");\n',
+            "index.html": '<!doctype html><html><head><script src="js/a.js"></script></head>'
+            "<body><d-title><h1>Above</h1></d-title><d-article><p>Text.</p></d-article>"
+            "</body></html>",
+        },
     )
     assert main(["import-distill", str(source), str(tmp_path / "o")]) == 0
     capsys.readouterr()
