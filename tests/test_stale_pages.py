@@ -16,14 +16,15 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import png
+from helpers import CONF as PLAYBOOK_CONF
+from helpers import build_app, page_path, png, read_page, warning_text, write_project
 
 from sphinx_playbook.machinery.dependencies import RECORDS
 
 #: Math by Sphinx's own renderer: these builds share a process, where Sphinx keeps
 #: each static file's ``?v=`` checksum from the first build; the math stylesheet's
 #: is checked in processes of their own (test_math.py, test_differential.py).
-CONF = 'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\nplaybook_math = "off"\n'
+CONF = PLAYBOOK_CONF + 'playbook_math = "off"\n'
 
 #: (page, old text, new text): a replacement; (page, None, None): the file is deleted;
 #: (page, None, text): the file is written.
@@ -49,18 +50,21 @@ class Book:
     def __init__(self, make_app: Callable, tmp_path: Path, pages: dict[str, str], conf: str = ""):
         self.make_app = make_app
         self.tmp_path = tmp_path
-        self.source = tmp_path / "source"
-        self.source.mkdir()
-        (self.source / "conf.py").write_text(CONF + conf, encoding="utf-8")
-        (self.source / "pic.png").write_bytes(png(1, 1))
-        _apply(self.source, ((name, None, text) for name, text in pages.items()))
+        self.source = write_project(
+            tmp_path / "source", {"pic.png": png(1, 1), **pages}, conf=CONF + conf
+        )
         self.builds = 0
 
     def build(self, builddir: Path, buildername: str = "html", **kwargs):
-        app = self.make_app(buildername, srcdir=self.source, builddir=builddir, **kwargs)
         written: set[str] = set()
-        app.connect("html-page-context", lambda _app, pagename, *_rest: written.add(pagename))
-        app.build()
+        app = build_app(
+            self.make_app,
+            self.source,
+            buildername,
+            builddir=builddir,
+            connect={"html-page-context": lambda _app, pagename, *_rest: written.add(pagename)},
+            **kwargs,
+        )
         return app, written & app.env.found_docs
 
     def rebuild(self, edits: Iterable[Edit], buildername: str = "html", **kwargs):
@@ -81,15 +85,12 @@ class Book:
         return app, written, app.warning.getvalue()
 
 
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
-
-
 def _output(app, docname: str) -> Path:
-    return Path(app.outdir, app.builder.get_outfilename(docname))
+    return page_path(Path(app.outdir), docname, app.builder.name)
 
 
 def _html(app, docname: str) -> BeautifulSoup:
-    return BeautifulSoup(_output(app, docname).read_text(encoding="utf-8"), "html.parser")
+    return read_page(app, docname)
 
 
 def _links(app, docname: str, selector: str) -> list[tuple[str, str]]:
@@ -387,7 +388,7 @@ def test_a_deleted_page_whose_toctree_entry_stays(make_app, tmp_path, syntax):
     warning = (
         rf"part\.{syntax}:\d+: WARNING: toctree contains reference to non-?existing document 'two'"
     )
-    assert re.search(warning, _ANSI.sub("", warnings)), warnings
+    assert re.search(warning, warning_text(warnings)), warnings
     assert _neighbours(app, "one") == [("Part", "part.html"), ("Three", "three.html")]
     assert _neighbours(app, "three") == [("One", "one.html")]
     assert "two.html" not in str(_html(app, "links").select_one("article"))
