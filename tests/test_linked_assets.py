@@ -66,7 +66,7 @@ def test_a_page_showing_another_pages_equation_links_the_new_math_stylesheet(tmp
     src = write_project(tmp_path / "src", {"index.md": ROOT_WITH_FONTS, **PAGES}, conf=CONF)
     out = build(src, tmp_path / "out")
     before = _checksum(out / "_static/katex/katex.css")
-    (src / "index.md").write_text(ROOT_WITHOUT, encoding="utf-8")
+    write_project(src, {"index.md": ROOT_WITHOUT})
     build(src, out)
     after = _checksum(out / "_static/katex/katex.css")
     assert before != after  # the edit did change the site-wide file
@@ -112,7 +112,7 @@ def test_a_stylesheet_written_after_the_pages_is_linked_as_in_a_fresh_build(tmp_
     }
     src = write_project(tmp_path / "src", files, conf=conf)
     out = build(src, tmp_path / "out")
-    (src / "index.md").write_text("# Root\n\n```{toctree}\nnotebook\n```\n\nOther words.\n")
+    write_project(src, {"index.md": "# Root\n\n```{toctree}\nnotebook\n```\n\nOther words.\n"})
     build(src, out)
     shutil.copytree(src, tmp_path / "fresh-src")
     fresh = build(tmp_path / "fresh-src", tmp_path / "fresh")
@@ -150,13 +150,13 @@ def test_an_interactive_figure_edited_then_removed_leaves_what_a_fresh_build_has
     folders = ("_interactive", "_static")
     first = _files_under(out, *folders)
     assert any(name.startswith("_interactive/chart-") for name in first)
-    (src / "chart.html").write_text('<div style="width:400px;height:300px">two</div>\n')
+    write_project(src, {"chart.html": '<div style="width:400px;height:300px">two</div>\n'})
     build(src, out)
     shutil.copytree(src, tmp_path / "fresh-src")
     fresh = build(tmp_path / "fresh-src", tmp_path / "fresh")
     assert _files_under(out, *folders) == _files_under(fresh, *folders)
     assert _files_under(out, *folders) != first  # the frame page was replaced
-    (src / "index.md").write_text("# Root\n\nNo figure.\n\n```{toctree}\nother\n```\n")
+    write_project(src, {"index.md": "# Root\n\nNo figure.\n\n```{toctree}\nother\n```\n"})
     build(src, out)
     shutil.rmtree(tmp_path / "fresh-src")
     shutil.rmtree(tmp_path / "fresh")
