@@ -16,8 +16,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from bs4 import BeautifulSoup
-from sphinx_process import run_sphinx
+from helpers import build, soup
 
 from .conftest import DOCS
 from .test_loading import LAYOUT_SHIFT, MAX_CLS
@@ -80,10 +79,7 @@ def pydata_docs(site_dir: Path, docs_site: str) -> str:
     out = site_dir / "docs-pydata"
     # A child process: in the one running the tests, our theme's templates from
     # the docs build would leak into this one through Jinja's shared state.
-    command = ["-q", "-b", "html", "-D", "html_theme=pydata_sphinx_theme", str(DOCS), str(out)]
-    build = run_sphinx(command)
-    if build.returncode:
-        pytest.fail(f"building docs/ with pydata-sphinx-theme failed:\n{build.stderr}")
+    build(DOCS, out, "html", "-D", "html_theme=pydata_sphinx_theme")
     return "docs-pydata/"
 
 
@@ -153,8 +149,7 @@ def test_no_script_in_head_blocks_rendering_but_the_tiny_mode_script(site_dir, d
     the only one, and under MAX_MODE_SCRIPT bytes. No page has an inline script."""
     blocking = []
     for name in ALL_PAGES:
-        html = (site_dir / docs_site / name).read_text(encoding="utf-8")
-        page = BeautifulSoup(html, "html.parser")
+        page = soup(site_dir / docs_site / name)
         assert not page.find_all("script", src=False), f"{name}: an inline script"
         for script in page.head.find_all("script", src=True):
             if (

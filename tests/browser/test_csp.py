@@ -15,9 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bs4 import BeautifulSoup
+from helpers import build, soup
 from playwright.sync_api import Page
-from sphinx_process import run_sphinx
 
 from sphinx_playbook.csp import POLICY, policy
 
@@ -52,9 +51,7 @@ document.addEventListener("securitypolicyviolation", (event) => {
 def csp_docs(site_dir: Path) -> str:
     """docs/ built with ``playbook_csp = True``, served at ``docs-csp/``."""
     out = site_dir / "docs-csp"
-    build = run_sphinx(["-q", "-b", "html", "-D", "playbook_csp=1", str(DOCS), str(out)])
-    if build.returncode:
-        pytest.fail(f"building docs/ with playbook_csp failed:\n{build.stderr}")
+    build(DOCS, out, "html", "-D", "playbook_csp=1")
     return "docs-csp/"
 
 
@@ -112,7 +109,7 @@ def _scroll_through(page: Page) -> None:
 def test_every_page_carries_the_policy_and_nothing_of_ours_is_inline(site_dir, csp_docs, name):
     """The policy comes first in <head>, and the page holds no inline script or
     style, nor a style attribute, that it would block."""
-    page = BeautifulSoup((site_dir / csp_docs / name).read_text("utf-8"), "html.parser")
+    page = soup(site_dir / csp_docs / name)
     meta = page.head.find("meta", attrs={"http-equiv": "Content-Security-Policy"})
     assert meta is not None and meta["content"] == POLICY
     assert page.head.find(["script", "style", "link"]).sourceline > meta.sourceline
@@ -125,7 +122,7 @@ def test_each_figure_page_carries_the_policy_too(site_dir, csp_docs):
     frames = sorted((site_dir / csp_docs / "_interactive").glob("*.html"))
     assert frames, "the docs have interactive figures"
     for path in frames:
-        frame = BeautifulSoup(path.read_text("utf-8"), "html.parser")
+        frame = soup(path)
         meta = frame.head.find("meta", attrs={"http-equiv": "Content-Security-Policy"})
         # plotly.js injects its own stylesheet as <style> elements: only those are
         # allowed inline, in a figure that loads it (docs/security.md).
