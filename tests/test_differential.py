@@ -17,6 +17,7 @@ import random
 import pytest
 from differential import book as books
 from differential.harness import Session, compare, compare_jobs, write_sources
+from helpers import write_project
 
 #: Rounds per seed after the first build: about 3 s each on an idle 2-core machine,
 #: so the file takes about 2 minutes (4 sessions of 9 build pairs, and -j 2).
@@ -60,8 +61,8 @@ def test_parallel_build_equals_serial_build(tmp_path):
 def test_the_comparison_sees_one_changed_byte_and_nothing_else(tmp_path):
     first, second = tmp_path / "a", tmp_path / "b"
     files = {"index.html": b"<p>same</p>\n", "_static/x.css": b"a{}", ".buildinfo": b"config: 1"}
-    write_sources(files, first)
-    write_sources(files, second)
+    write_project(first, files)
+    write_project(second, files)
     assert compare(first, second) == ([], [])
     (second / ".buildinfo.bak").write_bytes(b"not output")
     (second / "_images/.doctrees").mkdir(parents=True)  # a hidden file in any folder is

@@ -159,6 +159,7 @@ def title(rng: random.Random) -> str:
     return f"{rng.choice(ADJECTIVES).capitalize()} {rng.choice(NOUNS)}"
 
 
+# Not helpers.png (a white image): an edit must change an image's bytes, so each has a colour.
 @functools.lru_cache(maxsize=256)
 def _png(width: int, height: int, rgb: tuple[int, int, int]) -> bytes:
     """A solid-colour RGB PNG with a diagonal line (a few hundred bytes); a large one

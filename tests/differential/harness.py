@@ -42,7 +42,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sphinx_process import run_sphinx  # tests/ is on sys.path (pytest, __main__)
+# tests/ is on sys.path (pytest, __main__). run_sphinx, not helpers.sphinx_build: a
+# failed build is a round's result to report, not a failed test, and each build names
+# its interpreter (hash seed).
+from helpers import warning_text
+from sphinx_process import run_sphinx
 
 from . import book as books
 
@@ -56,7 +60,6 @@ SPHINX_OWN = {
         'title or heading) as "word":[]'
     ),
 }
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 # -- building ------------------------------------------------------------------------------
@@ -96,10 +99,11 @@ def sphinx_build(
     # In a process of its own, forked with the imports done (tests/sphinx_process.py)
     # by the server of that number (each has its own hash seed), beside the sources.
     result = run_sphinx(command[3:], cwd=Path(src).parent, interpreter=interpreter)
-    stderr = _ANSI.sub("", result.stderr + result.stdout)
+    stderr = warning_text(result.stderr + result.stdout)
     return Build(command, result.returncode, stderr, time.monotonic() - start)
 
 
+# Not helpers.write_project: it leaves unchanged files alone and deletes the others.
 def write_sources(files: dict[str, bytes], src: Path) -> list[str]:
     """Make ``src`` hold exactly ``files``, writing only the files whose bytes changed
     (an unchanged file keeps its mtime, as in an author's checkout): what changed."""
