@@ -5,8 +5,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from helpers import ROOTS, read_html, read_page, sphinx_build
-from sphinx_process import run_sphinx
+from helpers import ROOTS, read_html, read_page, run_sphinx, sphinx_build
 
 import sphinx_playbook
 
