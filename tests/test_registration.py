@@ -60,7 +60,8 @@ def test_theme_alone_stops_with_what_to_add(tmp_path):
     (src / "conf.py").write_text(
         'project = "P"\nhtml_theme = "sphinx_playbook"\n', encoding="utf-8"
     )
-    result = run_sphinx(["-q", "-b", "html", str(src), str(tmp_path / "out")], new_interpreter=True)
+    command = ["-q", "-N", "-b", "html", str(src), str(tmp_path / "out")]
+    result = run_sphinx(command, new_interpreter=True)  # -N: no colours, even in CI
     assert result.returncode != 0
     first_line = result.stderr.strip().splitlines()[0]
     assert first_line.startswith(f"{src / 'conf.py'}:2: ERROR: ")
