@@ -246,10 +246,11 @@ def test_the_toc_is_open_before_the_first_paint(page_at, site_url, csp_docs):
     page = page_at(1440, path=None)
     page.add_init_script(OPENED_AT)
     page.goto(site_url + csp_docs + "directives.html", wait_until="load")
-    opened = page.evaluate("() => window.__pbTocOpened")
-    first_paint = page.evaluate(
+    # "load" can fire before the first paint is recorded (seen in CI): wait for the entry.
+    first_paint = page.wait_for_function(
         """() => performance.getEntriesByType("paint")
             .find((entry) => entry.name === "first-paint")?.startTime ?? null"""
-    )
+    ).json_value()
+    opened = page.evaluate("() => window.__pbTocOpened")
     assert opened is not None, "the table of contents was never opened"
     assert first_paint is not None and opened < first_paint, (opened, first_paint)
