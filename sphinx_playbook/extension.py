@@ -24,6 +24,7 @@ from .machinery.extension import setup_build
 from .math.extension import setup_math
 from .metadata import setup_metadata
 from .previews import setup_previews
+from .source_folders import setup_source_folders
 from .theme import setup_theme
 from .transforms import setup_title_overlay
 
@@ -91,6 +92,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
         app.setup_extension(extension)
     add_config_values(app)
     setup_build(app)
+    setup_source_folders(app)
     setup_metadata(app)
     setup_citation_file(app)
     setup_theme(app)
