@@ -28,10 +28,11 @@ POLICY = (
     "frame-src 'self'"
 )
 
-#: Where a library injects its own stylesheet as ``<style>`` elements (plotly.js adds
-#: its rules with ``insertRule`` into a ``<style>`` it creates; the policy refuses the
-#: element): the figure's own page, or an article whose figure is inline, then allows
-#: style elements, and nothing else, inline. Scripts stay strict.
+#: Where a library injects its own stylesheet as ``<style>`` elements that the page
+#: cannot link instead (a plotly.js older than its hook for strict policies, see
+#: interactive/plotly_styles.py; the policy refuses the element): the figure's own
+#: page, or an article whose figure is inline, then allows style elements, and
+#: nothing else, inline. Scripts stay strict.
 LIBRARY_STYLE_ELEMENTS = "style-src-elem 'self' 'unsafe-inline'"
 
 

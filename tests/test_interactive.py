@@ -20,6 +20,7 @@ from bs4 import BeautifulSoup
 from helpers import ROOTS, build_in_process, playbook_warnings, read_html
 from page_styles import page_rules, style_of
 
+from sphinx_playbook.csp import POLICY, policy
 from sphinx_playbook.interactive.exports import read_export
 
 ROOT = ROOTS / "test-interactive"
@@ -118,7 +119,7 @@ def test_plotly_js_is_one_shared_file_loaded_only_inside_frames(page, html):
     assert not [s for s in article_scripts if "plotly" in s or "://" in s]
     assert any(s.split("?")[0].endswith("sphinx-playbook-interactive.js") for s in article_scripts)
 
-    shared = sorted((outdir / "_static" / "interactive").iterdir())
+    shared = sorted((outdir / "_static" / "interactive").glob("*.js"))
     assert [p.name for p in shared] == [
         f"plotly-{hashlib.sha256(PLOTLY_JS.read_bytes()).hexdigest()[:12]}.js"
     ]
@@ -378,3 +379,56 @@ def test_plotly_layout_size_when_the_layout_is_the_last_argument():
     for config in ("", ', {"responsive": true}'):
         html = f'<script>Plotly.newPlot("d", [], {{"width": 500, "height": 300}}{config})</script>'
         assert read_export(html).size == (500.0, 300.0)
+
+
+def _plotly_stylesheet_link(soup: BeautifulSoup):
+    return soup.head.find("link", id="plotly.js-style-global")
+
+
+def test_plotly_css_is_a_linked_file_so_a_strict_policy_holds(source, tmp_path):
+    """plotly.js's stylesheet is read from the bundle into one file, linked with the id
+    and class that stop plotly.js injecting a <style>: every page that runs plotly.js
+    (its frames, the article of an inline figure) gets the strict policy."""
+    built = build_in_process(source, "html", tmp_path / "csp", playbook_csp=True)
+    out = Path(built.outdir)
+    pages = [("index", read_html(built, "index"))]  # holds the inline Plotly fragment
+    pages += [
+        (path.name, BeautifulSoup(path.read_text("utf-8"), "html.parser"))
+        for path in sorted((out / "_interactive").glob("*.html"))
+    ]
+    plotly_pages = [
+        (name, soup)
+        for name, soup in pages
+        if name == "index" or any("plotly" in s["src"] for s in soup.find_all("script", src=True))
+    ]
+    assert len(plotly_pages) >= 4
+    sheets = set()
+    for name, soup in plotly_pages:
+        meta = soup.head.find("meta", attrs={"http-equiv": "Content-Security-Policy"})
+        assert meta is not None and meta["content"] == POLICY, name
+        link = _plotly_stylesheet_link(soup)
+        assert link is not None and link["class"] == ["no-inline-styles"], name
+        sheets.add(link["href"].split("?")[0].rsplit("/", 1)[-1])
+    assert len(sheets) == 1, sheets  # one file for the site
+    css = (out / "_static" / "interactive" / sheets.pop()).read_text("utf-8")
+    assert ".js-plotly-plot .plotly .modebar{position:absolute;" in css.replace(" {", "{")
+
+
+def test_a_plotly_without_the_hook_gets_inline_style_elements_allowed(source, tmp_path):
+    """plotly.js 2.x injects its <style> whatever is linked: its figures' pages keep
+    allowing inline style elements (and only those), as docs/security.md says."""
+    src = tmp_path / "src"
+    shutil.copytree(source, src)
+    old = PLOTLY_JS.read_text("utf-8").replace("no-inline-styles", "no-such-class")
+    (src / "plotly-old.min.js").write_text(old, "utf-8")
+    built = build_in_process(
+        src,
+        "html",
+        tmp_path / "out",
+        playbook_csp=True,
+        playbook_interactive_libraries={"plotly": "plotly-old.min.js"},
+    )
+    index = read_html(built, "index")
+    meta = index.head.find("meta", attrs={"http-equiv": "Content-Security-Policy"})
+    assert meta["content"] == policy(True) != POLICY
+    assert _plotly_stylesheet_link(index) is None

@@ -42,6 +42,7 @@ from .libraries import (
     library_source,
     write_library,
 )
+from .plotly_styles import Sheet, write_sheets
 
 #: Where the figures' own pages are written, relative to the output root.
 FRAMES_DIR = "_interactive"
@@ -107,12 +108,14 @@ def frame_page(
     static_urls: dict[str, str],
     follow_theme: bool = True,
     policy: str = "",
+    library_sheets: tuple[tuple[Sheet, str], ...] = (),
 ) -> tuple[str, dict[str, str]]:
     """The figure's own page (shared libraries, the export, its fallback for JS off)
     and the files it needs besides: the export's inline scripts, and its style
     attributes and ``<style>`` elements as one stylesheet, each named by its content,
     beside the page in ``_interactive/``. ``static_urls`` maps :data:`SHARED_FILES`
-    to their URLs from there; ``policy`` is a ``<meta>`` Content-Security-Policy."""
+    to their URLs from there; ``policy`` is a ``<meta>`` Content-Security-Policy;
+    ``library_sheets`` plotly.js's stylesheets with their URLs (:mod:`.plotly_styles`)."""
     head, body = _split_document(replace_placeholders(export, library_urls))
     files: dict[str, str] = {}
     head, scripts = csp.move_inline_scripts(head, csp.script_name)
@@ -132,6 +135,7 @@ def frame_page(
         for name in preloaded
         if name in library_urls
     )
+    libraries = "".join(_library_link(sheet, url) for sheet, url in library_sheets) + libraries
     page = FRAME_PAGE.format(
         lang=html.escape(language or "en"),
         policy=policy + "\n" if policy else "",
@@ -144,6 +148,15 @@ def frame_page(
         follow=" data-pb-follow" if follow_theme else "",
     )
     return page, files
+
+
+def _library_link(sheet: Sheet, url: str) -> str:
+    """A stylesheet of plotly.js, marked so that plotly.js injects no ``<style>``."""
+    css_class = f' class="{html.escape(sheet.css_class)}"' if sheet.css_class else ""
+    return (
+        f'<link rel="stylesheet" id="{html.escape(sheet.id)}"{css_class} '
+        f'href="{html.escape(url)}">\n'
+    )
 
 
 def _checksum(path: Path) -> str:
@@ -179,6 +192,8 @@ def _write_frame(translator: Any, node: nodes.Element) -> str | None:
     if export is None:
         return None
     library_urls = {}
+    library_sheets: tuple[tuple[Sheet, str], ...] = ()
+    unlinked_styles = False
     for name in {*node["pb_libraries"], *re.findall(r"@@playbook-library:([\w.-]+)@@", export)}:
         traces = node.get("pb_plotly_traces")
         source = figure_library(builder.config, builder.srcdir, name, traces)
@@ -186,6 +201,11 @@ def _write_frame(translator: Any, node: nodes.Element) -> str | None:
             library_urls[name] = f"../{STATIC_SUBDIR}/{library_filename(name, source)}"
             if name == "plotly":  # the bundle this figure needs (written once)
                 write_library(Path(builder.outdir), name, source)
+                sheets = write_sheets(Path(builder.outdir, STATIC_SUBDIR), source)
+                unlinked_styles = sheets is None
+                library_sheets = tuple(
+                    (sheet, f"../{STATIC_SUBDIR}/{sheet.filename}") for sheet in sheets or ()
+                )
     static_urls = {
         name: f"../_static/{name}?v={_checksum(STATIC_SOURCES / name)}"
         for name in (FRAME_STYLESHEET, FRAME_SCRIPT)
@@ -199,9 +219,8 @@ def _write_frame(translator: Any, node: nodes.Element) -> str | None:
         language=builder.config.language or "en",
         static_urls=static_urls,
         follow_theme=node.get("pb_theme", "follow") == "follow",
-        policy=csp.meta_tag(csp.policy("plotly" in library_urls))
-        if read_config(builder.config).csp
-        else "",
+        policy=csp.meta_tag(csp.policy(unlinked_styles)) if read_config(builder.config).csp else "",
+        library_sheets=library_sheets,
     )
     for file, text in files.items():
         path = Path(builder.outdir, FRAMES_DIR, file)
@@ -219,7 +238,7 @@ def _write_frame(translator: Any, node: nodes.Element) -> str | None:
     note_link(builder, docname, name)
     for file in files:
         note_link(builder, docname, f"{FRAMES_DIR}/{file}")
-    for url in library_urls.values():
+    for url in [*library_urls.values(), *(url for _, url in library_sheets)]:
         note_link(builder, docname, url.removeprefix("../"))
     return name
 
@@ -319,8 +338,19 @@ def _add_loader(
     if inline:
         app.add_js_file(LOADER, loading_method="defer")
     if any(node.get("pb_plotly") for node in inline):
-        # plotly.js will inject its stylesheet into this page (csp.LIBRARY_STYLE_ELEMENTS).
-        context["playbook_csp_library_styles"] = True
+        # plotly.js's stylesheet as a file, which it then does not inject; without
+        # one, it injects a <style> into this page (csp.LIBRARY_STYLE_ELEMENTS).
+        source = library_source(app.config, app.srcdir, "plotly")
+        folder = Path(app.builder.outdir, STATIC_SUBDIR)
+        sheets = write_sheets(folder, source) if source is not None else None
+        if sheets is None:
+            context["playbook_csp_library_styles"] = True
+        for sheet in sheets or ():
+            name = f"{STATIC_SUBDIR.removeprefix('_static/')}/{sheet.filename}"
+            attributes: dict[str, Any] = {"id": sheet.id}
+            if sheet.css_class:
+                attributes["class"] = sheet.css_class
+            app.add_css_file(name, **attributes)
 
 
 def _declare_loader(app: Sphinx, env: Any) -> list[str]:

@@ -18,7 +18,7 @@ import pytest
 from helpers import build, soup
 from playwright.sync_api import Page
 
-from sphinx_playbook.csp import POLICY, policy
+from sphinx_playbook.csp import POLICY
 
 from .conftest import DOCS
 
@@ -124,10 +124,14 @@ def test_each_figure_page_carries_the_policy_too(site_dir, csp_docs):
     for path in frames:
         frame = soup(path)
         meta = frame.head.find("meta", attrs={"http-equiv": "Content-Security-Policy"})
-        # plotly.js injects its own stylesheet as <style> elements: only those are
-        # allowed inline, in a figure that loads it (docs/security.md).
+        # The installed plotly.js has the hook for strict policies: its stylesheet is
+        # a file, linked with the id and class that stop it injecting a <style>.
         plotly = any("plotly" in s["src"] for s in frame.find_all("script", src=True))
-        assert meta is not None and meta["content"] == policy(plotly), path.name
+        assert meta is not None and meta["content"] == POLICY, path.name
+        if plotly:
+            link = frame.head.find("link", id="plotly.js-style-global")
+            assert link is not None and "no-inline-styles" in link["class"], path.name
+            assert (path.parent / link["href"]).resolve().is_file(), link["href"]
         assert not frame.find_all("script", src=False), path.name
         assert not frame.select("[style]"), path.name
 
@@ -212,6 +216,13 @@ def test_an_interactive_figure_draws_its_plot(page_at, site_url, csp_docs):
     box = frame_element.bounding_box()
     plot = frame.locator(".plotly-graph-div").first.bounding_box()
     assert box and plot and plot["width"] > 0.9 * box["width"], (box, plot)
+    # plotly.js injected no <style> (the policy would refuse it), and its own rules
+    # apply from the linked file: the mode bar sits in the plot's corner.
+    assert frame.locator("style").count() == 0
+    frame.locator(".plotly-graph-div").first.hover()
+    modebar = frame.locator(".modebar").first
+    modebar.wait_for(state="attached")
+    assert modebar.evaluate("(e) => getComputedStyle(e).position") == "absolute"
     watched.assert_clean("interactive figure")
 
 
