@@ -1,4 +1,5 @@
-"""The ``sphinx-playbook`` command: ``new`` starts a playbook, ``import-distill`` moves one.
+"""The ``sphinx-playbook`` command: ``new`` starts a playbook, ``import-distill`` moves one,
+``preview`` serves one with live reload.
 
 Every problem the user can fix ends as one line on stderr and exit code 2;
 ``--strict`` makes kept-raw HTML exit code 1.
@@ -50,6 +51,19 @@ def _parser() -> argparse.ArgumentParser:
     distill.add_argument(
         "--strict", action="store_true", help="exit with code 1 when anything is kept raw"
     )
+
+    preview = commands.add_parser(
+        "preview",
+        help="serve the book with live reload while you write",
+        description="Build BOOK (the folder of conf.py) into BOOK/_build/preview, serve it under "
+        "the path of html_baseurl, and rebuild and reload the page on every save "
+        "(through sphinx-autobuild). A failed build shows as a banner on the page.",
+    )
+    preview.add_argument("book", metavar="BOOK", type=Path, nargs="?", default=Path("."))
+    preview.add_argument("--host", default="127.0.0.1", help="the address to serve on")
+    preview.add_argument("--port", type=int, default=8000, help="the port (0: any free port)")
+    preview.add_argument("--open-browser", action="store_true", help="open the page")
+    preview.add_argument("-j", dest="jobs", default=None, help="Sphinx's processes (N or auto)")
     return parser
 
 
@@ -68,6 +82,13 @@ def main(argv: list[str] | None = None) -> int:
                 source_format=arguments.format,
                 force=arguments.force,
             )
+        if arguments.command == "preview":
+            from .preview import plan_preview, run_preview
+
+            plan = plan_preview(
+                arguments.book, host=arguments.host, port=arguments.port, jobs=arguments.jobs
+            )
+            return run_preview(plan, open_browser=arguments.open_browser)
         from .distill import import_distill
 
         return import_distill(arguments.source, arguments.out, strict=arguments.strict)

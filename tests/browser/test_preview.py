@@ -1,0 +1,184 @@
+"""``sphinx-playbook preview`` in a browser (issue 41): a real preview process on a free
+port, a small book with ``html_baseurl``, and Chromium looking at it.
+
+An edit to a chapter shows on the open page without a reload by hand, at the same
+scroll position; a build that fails shows a banner on the page, and the next good
+build removes it; the book is served under the sub-path of ``html_baseurl`` only.
+The process group is killed whatever happens.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from helpers import CONF, write_project
+from playwright.sync_api import Browser, Page
+
+pytestmark = pytest.mark.browser
+
+#: Generous: the first build and each rebuild run on a machine shared by the suite.
+START_S = 240
+REBUILD_MS = 90_000
+BANNER = "#playbook-preview-build-failed"
+BASEURL = "https://example.github.io/my-book/"
+CONF_TEXT = CONF + f'html_baseurl = "{BASEURL}"\nexclude_patterns = ["_build"]\n'
+
+#: A chapter long enough to scroll; MARKER is the text the edits change.
+PARAGRAPHS = "\n\n".join(f"Paragraph {n} of the first chapter, to scroll past." for n in range(60))
+CHAPTER = (
+    "# Chapter one\n\nThe marker says {marker}.\n\n" + PARAGRAPHS + "\n\nThe end says {marker}.\n"
+)
+
+
+@dataclass
+class Running:
+    url: str
+    book: Path
+    log: Path
+
+
+def _chapter(marker: str) -> str:
+    return CHAPTER.format(marker=marker)
+
+
+@pytest.fixture(scope="module")
+def preview(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    """``sphinx-playbook preview BOOK --port 0`` running until the module ends."""
+    folder = tmp_path_factory.mktemp("preview")
+    book = write_project(
+        folder / "book",
+        {
+            "index.md": "---\ntitle: A previewed book\n---\n# A previewed book\n\n"
+            "Start here.\n\n```{toctree}\nch1\n```\n",
+            "ch1.md": _chapter("first"),
+        },
+        conf=CONF_TEXT,
+    )
+    log = folder / "preview.log"
+    command = [
+        sys.executable,
+        "-c",
+        "import sys; from sphinx_playbook.cli import main; sys.exit(main())",
+        "preview",
+        str(book),
+        "--port",
+        "0",
+    ]
+    with log.open("w") as output:
+        process = subprocess.Popen(
+            command, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    try:
+        deadline = time.monotonic() + START_S
+        url = None
+        while url is None:
+            found = re.search(r"serving (http://\S+/my-book/)", log.read_text())
+            if found:
+                url = found.group(1).rstrip(";")
+            elif process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"the preview did not start:\n{log.read_text()}", pytrace=False)
+            else:
+                time.sleep(0.2)
+        yield Running(url=url, book=book, log=log)
+    finally:
+        for sent in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(process.pid, sent)
+            except ProcessLookupError:
+                break
+            try:
+                process.wait(10)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+
+
+@pytest.fixture
+def page(browser: Browser, preview: Running) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    context.set_default_timeout(REBUILD_MS)
+    yield context.new_page()
+    context.close()
+
+
+def _marker_shown(page: Page, marker: str) -> None:
+    page.wait_for_function(
+        "marker => document.body && document.body.innerText.includes(marker)",
+        arg=f"The marker says {marker}.",
+        timeout=REBUILD_MS,
+    )
+
+
+def test_an_edit_shows_without_a_reload_at_the_same_place(page: Page, preview: Running) -> None:
+    page.goto(preview.url + "ch1.html", wait_until="load")
+    _marker_shown(page, "first")
+    page.evaluate("() => window.scrollTo(0, 1200)")
+    page.wait_for_function("() => window.scrollY > 1100")
+    before = page.evaluate("() => window.scrollY")
+    loads: list[str] = []
+    page.on("load", lambda: loads.append(page.url))
+
+    (preview.book / "ch1.md").write_text(_chapter("second"), encoding="utf-8")
+    _marker_shown(page, "second")
+    # The page the reader had open is the page shown, reloaded by the preview itself,
+    # and the browser put the reader back where they were.
+    page.wait_for_load_state("load")
+    page.wait_for_function("y => Math.abs(window.scrollY - y) < 5", arg=before)
+    assert loads and loads[-1] == preview.url + "ch1.html"
+    (preview.book / "ch1.md").write_text(_chapter("first"), encoding="utf-8")
+    _marker_shown(page, "first")
+
+
+def test_a_failed_build_shows_a_banner_until_the_next_good_build(
+    page: Page, preview: Running
+) -> None:
+    page.goto(preview.url + "ch1.html", wait_until="load")
+    assert page.locator(BANNER).count() == 0
+    conf = preview.book / "conf.py"
+    conf.write_text(CONF_TEXT + "extensions = [\n", encoding="utf-8")
+    try:
+        banner = page.wait_for_selector(BANNER, state="visible", timeout=REBUILD_MS)
+        assert banner is not None
+        text = banner.inner_text()
+        assert "The last build failed" in text
+        assert "syntax error" in text  # Sphinx's own message, from its warning file
+        # The last good build stays readable under the banner.
+        assert "The marker says first." in page.inner_text("body")
+    finally:
+        conf.write_text(CONF_TEXT, encoding="utf-8")
+    page.wait_for_selector(BANNER, state="detached", timeout=REBUILD_MS)
+    _marker_shown(page, "first")
+
+
+def test_the_book_is_served_under_the_sub_path_of_html_baseurl(
+    page: Page, preview: Running
+) -> None:
+    assert preview.url.endswith("/my-book/")
+    response = page.goto(preview.url, wait_until="load")
+    assert response is not None and response.status == 200
+    assert page.title().startswith("A previewed book")
+    # Every stylesheet and script the page loads resolves under the sub-path.
+    failed: list[str] = []
+    page.on("requestfailed", lambda request: failed.append(request.url))
+    page.on("response", lambda r: failed.append(r.url) if r.status >= 400 else None)
+    page.reload(wait_until="networkidle")
+    assert failed == []
+    # The server's root leads to the book; a path outside the sub-path is a 404, as
+    # it would be on the published site.
+    root = preview.url.removesuffix("my-book/")
+    page.goto(root, wait_until="load")
+    assert page.url == preview.url
+    with pytest.raises(urllib.error.HTTPError) as outside:
+        urllib.request.urlopen(root + "ch1.html", timeout=30)
+    assert outside.value.code == 404
