@@ -51,6 +51,8 @@ class PlaybookWarning(Enum):
     """What the LaTeX builder cannot put on paper: an image format, a character."""
     THEME = "theme"
     """An ``html_theme_options`` value our layout cannot honour, and what to use instead."""
+    NOTEBOOK = "notebook"
+    """A notebook output or cell option a page cannot show as written (myst-nb pages)."""
 
     @property
     def qualified(self) -> str:

@@ -23,6 +23,7 @@ from .latex import setup_latex
 from .machinery.extension import setup_build
 from .math.extension import setup_math
 from .metadata import setup_metadata
+from .notebooks import setup_notebooks
 from .previews import setup_previews
 from .source_folders import setup_source_folders
 from .theme import setup_theme
@@ -102,6 +103,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     setup_appendix(app)
     setup_math(app)
     setup_interactive(app)
+    setup_notebooks(app)
     setup_latex(app)
     setup_delivery(app)
     setup_previews(app)

@@ -107,6 +107,9 @@ BUILD_ENDS = 999
 
 # -- transforms (read phase) --------------------------------------------------------
 
+#: A notebook cell's legend and label make its output a figure, before Sphinx's
+#: AutoNumbering (210) numbers figures.
+NOTEBOOK_CELLS = 200
 #: Block + legend joined into one figure before Sphinx's AutoNumbering (210).
 JOIN_FIGURE_LEGENDS = 205
 #: A reST page's leading field list, before docutils' DocInfo (340) converts it.
@@ -114,6 +117,9 @@ READ_DOCINFO_FIELDS = 330
 
 # -- post-transforms (write phase) --------------------------------------------------
 
+#: A notebook figure's caption moved into the figure its output became, after
+#: myst-nb's SelectMimeType (4) chose the output; before the cards and frames.
+JOIN_NOTEBOOK_FIGURES = 100
 #: Cards on links after Sphinx's ReferencesResolver (10) made them references;
 #: before SizeImages sizes the cards' images and citations are numbered.
 ADD_PREVIEWS = 190

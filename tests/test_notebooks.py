@@ -1,0 +1,215 @@
+"""Notebook pages (myst-nb): outputs become our figures, tables and math.
+
+The fixture notebook (tests/roots/test-notebooks, written by its generate.py) has
+its outputs stored, so no kernel runs except in the execution test.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from helpers import copy_root, page_path, read_page, soup, sphinx_build, warning_text, write_project
+
+ORIGIN = re.compile(r"^(?:https?:)?//", re.IGNORECASE)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    srcdir = copy_root("notebooks", tmp_path_factory.mktemp("nb") / "src")
+    outdir = srcdir.parent / "html"
+    result = sphinx_build("-N", "-q", "-b", "html", str(srcdir), str(outdir))
+    return outdir, warning_text(result)
+
+
+@pytest.fixture(scope="module")
+def page(built: tuple[Path, str]):
+    return read_page(built[0], "article")
+
+
+def _figures(page) -> list:
+    return page.select("figure.pb-interactive")
+
+
+def test_a_plotly_output_is_an_interactive_figure(built, page) -> None:
+    outdir, _ = built
+    figure = page.find("figure", id="fig-loss")
+    assert "pb-interactive" in figure["class"]
+    frame = figure.find("iframe")
+    assert frame["loading"] == "lazy"
+    assert frame["src"].startswith("_interactive/")
+    # The box is reserved before the frame loads (plotly's 450 px default height).
+    frame_box = figure.select_one(".pb-interactive__frame")
+    assert frame_box is not None and frame_box.get("class") != ["pb-interactive__frame"]
+    # The frame page draws with the site's plotly.js, nothing from another origin.
+    frame_page = soup(outdir / frame["src"])
+    sources = [s["src"] for s in frame_page.find_all("script", src=True)]
+    assert any("_static/interactive/plotly-" in s for s in sources)
+    assert not [s for s in sources if ORIGIN.match(s)]
+    # The output's own PNG is the static fallback.
+    fallback = figure.select_one(".pb-interactive__fallback img")
+    assert fallback is not None and fallback["src"].startswith("_images/")
+    # One Plotly figure: no plain image of it besides.
+    assert len(page.find("figure", id="fig-loss").find_all("img")) == 1
+
+
+def test_plotly_is_served_once_for_the_site(built) -> None:
+    outdir, _ = built
+    bundles = list((outdir / "_static" / "interactive").glob("plotly*.js"))
+    assert len(bundles) == 1
+
+
+def test_without_an_image_the_alt_text_stands_with_a_located_warning(built, page) -> None:
+    _, warnings = built
+    bar = _figures(page)[1]
+    assert bar.select_one(".pb-interactive__alt") is not None
+    assert bar.find("img") is None
+    # The bar chart's layout gives 600 x 400: its ratio is reserved.
+    lines = [line for line in warnings.splitlines() if "without a static image" in line]
+    assert any("article.ipynb" in line and "cell 3 " in line for line in lines), warnings
+    assert all("kaleido" in line for line in lines)
+
+
+def test_plotly_html_from_a_cdn_is_served_from_the_site(built, page) -> None:
+    outdir, warnings = built
+    html_figure = _figures(page)[2]
+    frame_page = soup(outdir / html_figure.find("iframe")["src"])
+    sources = [s["src"] for s in frame_page.find_all("script", src=True)]
+    assert sources and not [s for s in sources if ORIGIN.match(s)]
+    assert any("_static/interactive/plotly-" in s for s in sources)
+    assert any(
+        "cell 4 of article.ipynb" in line and "cdn.plot.ly" in line
+        for line in warnings.splitlines()
+    )
+    # Nothing on the article page itself loads from another origin either.
+    assert not [t for t in page.find_all(src=True) if ORIGIN.match(t["src"])]
+
+
+def test_legend_and_label_number_the_figure(page) -> None:
+    figure = page.find("figure", id="fig-loss")
+    caption = figure.find("figcaption")
+    assert caption.select_one(".caption-number").get_text(strip=True) == "Fig. 1"
+    assert "Training loss by step" in caption.get_text()
+    refs = {a["href"]: a.get_text(" ", strip=True) for a in page.select("a.reference.internal")}
+    assert refs.get("#fig-loss") == "Fig. 1"
+    assert refs.get("#fig-grid") == "Fig. 2"
+    # One <figure> per output: the legend went into the interactive figure.
+    assert figure.find("figure") is None and figure.find_parent("figure") is None
+
+
+def test_an_image_output_with_a_legend_in_a_layout_column(page) -> None:
+    figure = page.find("figure", id="fig-grid")
+    assert "l-page" in figure["class"]
+    image = figure.find("img")
+    assert image["src"].startswith("_images/")
+    assert image.get("width") and image.get("height")  # sized: no layout shift
+    assert figure.find("figcaption").select_one(".caption-number").get_text(strip=True)
+
+
+def test_hidden_input_is_a_disclosure_without_javascript(page) -> None:
+    figure = page.find("figure", id="fig-grid")
+    cell = figure.find_parent(class_="cell")
+    details = cell.find("details")
+    assert details is not None and details.find("summary") is not None
+    assert "plt.imshow" in details.get_text()
+    assert details.find_parent("figure") is None  # the output stays visible
+
+
+def test_removed_input_is_gone(page) -> None:
+    assert "secret = 42" not in page.get_text()
+
+
+def test_a_pandas_table_is_one_of_our_tables(page) -> None:
+    table = page.find("table", class_="dataframe")
+    assert {"docutils", "align-default"} <= set(table["class"])
+    assert table.get("border") is None
+    assert table.find_parent(class_="pst-scrollable-table-container") is not None
+    assert not page.select(".pb-body style, article style")
+
+
+def test_math_citations_and_title_in_a_notebook(page) -> None:
+    assert page.select_one(".pb-title-block .pb-title").get_text(strip=True) == "Scaling a model"
+    latex = page.find(class_="text_latex")
+    assert latex is not None and latex.select_one(".katex") is not None
+    assert len(page.select(".katex")) >= 3  # inline, display, and the text/latex output
+    assert page.select("a[href^='#pb-cite']") or page.select(".pb-cite")
+
+
+@pytest.mark.parametrize("order", ["myst_nb,sphinx_playbook", "sphinx_playbook,myst_nb"])
+def test_either_order_of_extensions(tmp_path: Path, order: str) -> None:
+    srcdir = copy_root("notebooks", tmp_path / "src")
+    result = sphinx_build(
+        "-N", "-q", "-b", "html", "-D", f"extensions={order}", str(srcdir), str(tmp_path / "out")
+    )
+    assert "unknown output mime type" not in warning_text(result)
+    page = read_page(tmp_path / "out", "article")
+    assert page.find("figure", id="fig-loss").find("iframe") is not None
+
+
+def _edit(srcdir: Path) -> None:
+    path = srcdir / "article.ipynb"
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    cell = notebook["cells"][1]
+    cell["metadata"]["playbook"]["legend"] = "Validation loss by step."
+    figure = cell["outputs"][0]["data"]["application/vnd.plotly.v1+json"]
+    figure["data"][0]["y"] = [4.0, 3.0, 2.0, 1.0]
+    path.write_text(json.dumps(notebook, indent=1), encoding="utf-8")
+
+
+def test_a_rebuild_after_an_edit_equals_a_fresh_build(tmp_path: Path) -> None:
+    srcdir = copy_root("notebooks", tmp_path / "src")
+    sphinx_build("-N", "-q", "-b", "html", str(srcdir), str(tmp_path / "inc"))
+    _edit(srcdir)
+    sphinx_build("-N", "-q", "-b", "html", str(srcdir), str(tmp_path / "inc"))
+    fresh = copy_root("notebooks", tmp_path / "fresh-src")
+    _edit(fresh)
+    sphinx_build("-N", "-q", "-b", "html", str(fresh), str(tmp_path / "fresh"))
+    rebuilt = page_path(tmp_path / "inc", "article").read_text(encoding="utf-8")
+    again = page_path(tmp_path / "fresh", "article").read_text(encoding="utf-8")
+    assert "Validation loss by step." in rebuilt
+    assert rebuilt == again
+    frames = sorted(p.name for p in (tmp_path / "inc" / "_interactive").glob("*.html"))
+    assert frames == sorted(p.name for p in (tmp_path / "fresh" / "_interactive").glob("*.html"))
+
+
+EXECUTED = """---
+jupytext:
+  text_representation:
+    format_name: myst
+kernelspec:
+  name: python3
+  display_name: Python 3
+---
+# Executed
+
+```{code-cell} ipython3
+print(1 + 1)
+```
+
+```{code-cell} ipython3
+raise ValueError("the data file is missing")
+```
+
+```{code-cell} ipython3
+print("after")
+```
+"""
+
+
+def test_a_cell_that_raises_is_named_in_a_located_warning(tmp_path: Path) -> None:
+    conf = (
+        'extensions = ["sphinx_playbook", "myst_nb"]\nhtml_theme = "sphinx_playbook"\n'
+        'nb_execution_mode = "force"\nexclude_patterns = ["_build", "jupyter_execute"]\n'
+    )
+    srcdir = write_project(tmp_path / "src", {"index.md": EXECUTED}, conf=conf)
+    result = sphinx_build("-N", "-q", "-b", "html", str(srcdir), str(tmp_path / "out"))
+    lines = [line for line in warning_text(result).splitlines() if "[playbook.notebook]" in line]
+    assert len(lines) == 1, lines
+    assert "index.md:17" in lines[0]
+    assert "cell 3" in lines[0] and "ValueError: the data file is missing" in lines[0]
+    page = read_page(tmp_path / "out")
+    assert "2" in page.select(".cell")[0].get_text()  # the first cell ran
+    shutil.rmtree(tmp_path / "out")
