@@ -49,6 +49,9 @@ class PlaybookWarning(Enum):
     """A Markdown file that includes itself, directly or through others."""
     LATEX = "latex"
     """What the LaTeX builder cannot put on paper: an image format, a character."""
+    SVG_PDF = "svg_pdf"
+    """An SVG image the PDF cannot show as drawn: no converter (with the install
+    command, once per build), a file it cannot read, a ``foreignObject`` left out."""
     THEME = "theme"
     """An ``html_theme_options`` value our layout cannot honour, and what to use instead."""
     NOTEBOOK = "notebook"

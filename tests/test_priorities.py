@@ -23,7 +23,7 @@ from docutils.transforms.frontmatter import DocInfo
 from sphinx.application import Sphinx
 from sphinx.transforms import AutoNumbering
 from sphinx.transforms.post_transforms import ReferencesResolver
-from sphinx.transforms.post_transforms.images import ImageConverter
+from sphinx.transforms.post_transforms.images import DataURIExtractor, ImageConverter
 
 from sphinx_playbook.machinery import priorities
 
@@ -79,7 +79,9 @@ def table_entries(source: str) -> list[Entry]:
 
 def _group_of_class(node: ast.ClassDef) -> str:
     bases = [ast.unparse(base) for base in node.bases]
-    return "post-transform" if any("PostTransform" in base for base in bases) else "transform"
+    # Sphinx's ImageConverter is a post-transform (app.add_post_transform) by another name.
+    post = any("PostTransform" in base or base == "ImageConverter" for base in bases)
+    return "post-transform" if post else "transform"
 
 
 def _named(value: ast.expr) -> str | None:
@@ -225,6 +227,7 @@ def test_the_places_relative_to_sphinx_hold() -> None:
     assert DocInfo.default_priority > p.READ_DOCINFO_FIELDS
     assert ReferencesResolver.default_priority < p.ADD_PREVIEWS
     assert ImageConverter.default_priority < min(p.PAPER_LAYOUT, p.PAPER_MATH)
+    assert DataURIExtractor.default_priority < p.SVG_TO_PDF < ImageConverter.default_priority
     assert p.ADD_PREVIEWS < p.SIZE_IMAGES < p.NUMBER_CITATIONS < p.BUILD_APPENDIX
     assert p.DARK_VARIANTS < p.HTML_COMPONENTS < p.TRANSPARENT_BACKDROPS < p.SIZE_IMAGES
     assert p.INTERACTIVE_FRAMES < p.SIZE_IMAGES

@@ -2,7 +2,8 @@
 Docs' ``formats: [pdf]``): a title block with the byline, asides as margin notes,
 side-by-side blocks as columns, characters pdflatex cannot set caught before LaTeX
 runs. :mod:`.transforms` swaps our containers for LaTeX-only nodes, :mod:`.writer`
-writes them, :mod:`.preamble` loads ``sphinxplaybook.sty`` and the math macros.
+writes them, :mod:`.preamble` loads ``sphinxplaybook.sty`` and the math macros,
+:mod:`.svg` converts SVG images to PDF.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from sphinx.application import Sphinx
 
 from .preamble import setup_preamble
+from .svg import setup_svg
 from .transforms import setup_latex_transforms
 from .writer import setup_latex_nodes
 
@@ -18,3 +20,4 @@ def setup_latex(app: Sphinx) -> None:
     setup_preamble(app)
     setup_latex_nodes(app)
     setup_latex_transforms(app)
+    setup_svg(app)

@@ -41,11 +41,15 @@ _KNOWN = "".join(
 )
 _UNKNOWN_CHARACTER = re.compile(f"[^{_KNOWN}{re.escape(''.join(sorted(_PDFLATEX_EXTRA)))}]")
 
+#: Set on an image whose absence from the PDF was already warned about (an SVG the
+#: converter could not take, svg.py): it prints its alt text with no second warning.
+EXPLAINED = "playbook_explained"
+
 #: CSS track sizes a column width can be read from; anything else counts as 1fr.
 _FRACTION = re.compile(r"^(\d+(?:\.\d+)?)fr$")
 
 
-def _located(node: nodes.Node) -> nodes.Node:
+def located(node: nodes.Node) -> nodes.Node:
     """The nearest node that knows its source line (text nodes do not)."""
     current: nodes.Node | None = node
     while current is not None and not (getattr(current, "line", None) and current.source):
@@ -115,6 +119,9 @@ class PaperLayout(SphinxPostTransform):
                 candidates = {kind: image["uri"]} if kind else {}
             if not candidates or any(kind in candidates for kind in supported):
                 continue  # an unknown extension: left to LaTeX's graphics rules
+            if image.get(EXPLAINED):  # svg.py said why, once
+                self._alt_text(image)
+                continue
             original = image["uri"]
             warn(
                 f"the image {original!r} has no format the LaTeX builder can include "
@@ -122,14 +129,16 @@ class PaperLayout(SphinxPostTransform):
                 "beside it and write the path with '.*' (Sphinx picks per builder), or add "
                 "'sphinx.ext.imgconverter' to extensions",
                 PlaybookWarning.LATEX,
-                location=_located(image),
+                location=located(image),
             )
-            alt = image.get("alt") or original
-            placeholder = nodes.emphasis("", f"[{alt}]")
-            if isinstance(image.parent, nodes.TextElement):
-                image.replace_self(placeholder)
-            else:
-                image.replace_self(nodes.paragraph("", "", placeholder))
+            self._alt_text(image)
+
+    def _alt_text(self, image: nodes.image) -> None:
+        placeholder = nodes.emphasis("", f"[{image.get('alt') or image['uri']}]")
+        if isinstance(image.parent, nodes.TextElement):
+            image.replace_self(placeholder)
+        else:
+            image.replace_self(nodes.paragraph("", "", placeholder))
 
     def _unknown_characters(self) -> None:
         """Each character pdflatex cannot set, once per document, where it first is."""
@@ -144,7 +153,7 @@ class PaperLayout(SphinxPostTransform):
                     "by pdflatex and prints as a box in the PDF; replace it, or set "
                     "latex_engine = 'xelatex' (or 'lualatex') in conf.py",
                     PlaybookWarning.LATEX,
-                    location=_located(text),
+                    location=located(text),
                 )
 
 

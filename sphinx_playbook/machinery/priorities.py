@@ -123,6 +123,10 @@ JOIN_NOTEBOOK_FIGURES = 100
 #: Cards on links after Sphinx's ReferencesResolver (10) made them references;
 #: before SizeImages sizes the cards' images and citations are numbered.
 ADD_PREVIEWS = 190
+#: LaTeX: SVG to PDF after Sphinx's ImageDownloader (100) and DataURIExtractor (150)
+#: made files of remote and data: images, before sphinx.ext.imgconverter (200), which
+#: would make a PNG of it.
+SVG_TO_PDF = 190
 #: Light and dark images paired before the wide-image band and SizeImages.
 DARK_VARIANTS = 195
 #: The title block's heading marked (HTML article builders).
