@@ -2,9 +2,12 @@
 
 Sphinx writes ``<img>`` without ``width``/``height`` unless the author gave them,
 and the text below an image moves down when it arrives (layout shift). Under
-this theme every plain image, and every wide-image band under any theme, is
-written with the size read from the file at build time, ``loading="lazy"`` and
-``decoding="async"``; CSS keeps it responsive (``max-width: 100%; height: auto``).
+this theme every image, and every wide-image band under any theme, is written with
+the size read from the file at build time (an author's ``:width:``, ``:height:`` or
+``:scale:`` in pixels becomes the attributes, the height keeping the file's
+proportions; a percentage stays a style, with the file's size as attributes),
+``loading="lazy"`` and ``decoding="async"``; CSS keeps it responsive
+(``max-width: 100%; height: auto``).
 
 Two reader-side additions live here too. A figure's image is written inside a
 link to its file (``a.pb-zoom``): without JavaScript the link opens the file,
@@ -34,12 +37,12 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.images import get_image_size
 
 from .config import read_config
-from .delivery.responsive_images import picture_sources
+from .delivery.responsive_images import author_display, picture_sources
 from .machinery import priorities
 from .machinery.state import build_facts, builder_of
 
-#: Image options that mean the author sized or placed the image themselves.
-_AUTHOR_SIZED = ("width", "height", "scale", "loading")
+#: Image options that mean the author sized the image themselves.
+_AUTHOR_SIZED = ("width", "height", "scale")
 #: Formats a browser shows in <img>; others (video...) stay with Sphinx's writer.
 _IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".svg", ".bmp")
 
@@ -117,9 +120,12 @@ def visit_sized_image(self: Any, node: sized_image) -> None:
         uri = posixpath.join(self.builder.imgpath, urllib.parse.quote(self.builder.images[uri]))
     attributes: dict[str, str] = {"src": uri, "alt": node.get("alt", "")}
     size = get_image_size(self.builder.srcdir / source_uri) if "://" not in source_uri else None
-    if size:
-        attributes["width"], attributes["height"] = str(size[0]), str(size[1])
-    attributes["loading"] = "lazy"
+    display = author_display(node, size)
+    if display is not None:  # the author's size, or the file's: nothing moves as it loads
+        attributes["width"], attributes["height"] = str(display.width), str(display.height)
+        if display.style:
+            attributes["style"] = display.style
+    attributes["loading"] = str(node.get("loading", "lazy"))
     attributes["decoding"] = "async"
     if "align" in node:
         node["classes"].append(f"align-{node['align']}")
@@ -128,7 +134,7 @@ def visit_sized_image(self: Any, node: sized_image) -> None:
         # The link takes the variant's class, so a hidden variant leaves no tab stop.
         classes = ["pb-zoom", *(c for c in node["classes"] if c in ("only-light", "only-dark"))]
         self.body.append(f'<a class="{" ".join(classes)}" href="{html.escape(uri)}">')
-    sources = picture_sources(self, node, source_uri)
+    sources = picture_sources(self, node, source_uri, uri)
     self.body.append(f"<picture>{sources}" if sources else "")
     self.body.append(self.emptytag(node, "img", "", **attributes))
     self.body.append("</picture>" if sources else "")
@@ -150,15 +156,29 @@ class SizeImages(SphinxPostTransform):
         for image in list(self.document.findall(nodes.image)):
             if _zoomable(image):
                 image["pb_zoom"] = True
-            if isinstance(image, sized_image) or any(k in image for k in _AUTHOR_SIZED):
+            if isinstance(image, sized_image):
                 continue
             uri = image["uri"]
             candidates: dict[str, str] = image.get("candidates", {})
             if "://" in uri or uri.startswith("data:"):
                 continue
+            if any(k in image for k in _AUTHOR_SIZED) and not self._readable_size(image):
+                continue  # a size we cannot turn into pixels: written as Sphinx writes it
             if not (uri.lower().endswith(_IMAGE_SUFFIXES) or uri.endswith(".*") or candidates):
                 continue
             to_sized_image(image)
+
+    def _readable_size(self, image: nodes.image) -> bool:
+        """Whether the author's size of ``image`` is one :func:`author_display` reads."""
+        builder = builder_of(self.env)
+        supported = getattr(builder, "supported_image_types", [])
+        candidates: dict[str, str] = image.get("candidates", {})
+        chosen = candidates.get("*") or next(
+            (candidates[k] for k in supported if k in candidates), None
+        )
+        if not chosen:
+            return False
+        return author_display(image, get_image_size(Path(self.env.srcdir, chosen))) is not None
 
 
 #: The class of an image whose file is see-through somewhere (a light backdrop in dark mode).
