@@ -1,0 +1,104 @@
+"""A notebook page as a reader gets it: Plotly outputs drawn when scrolled to, from
+the site only, and their fallbacks without JavaScript.
+
+tests/roots/test-notebooks (its outputs stored, no kernel) is built into the served
+site under ``notebooks/``.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from helpers import build
+
+from .conftest import ROOTS
+
+pytestmark = pytest.mark.browser
+
+PAGE = "notebooks/article.html"
+#: The drawn plot inside a figure's frame, or null while the frame has not drawn.
+DRAWN = """(id) => {
+  const frame = document.querySelector(`#${id} iframe`);
+  const root = frame && frame.contentDocument;
+  const plot = root && root.querySelector(".plotly-graph-div .main-svg");
+  return plot ? root.querySelectorAll(".scatterlayer .trace, .barlayer .point").length : null;
+}"""
+
+
+@pytest.fixture(scope="module")
+def notebook_site(site_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    source = tmp_path_factory.mktemp("notebooks-source") / "src"
+    shutil.copytree(ROOTS / "test-notebooks", source)
+    build(source, site_dir / "notebooks", "html", "-d", str(source / ".doctrees"))
+    return site_dir
+
+
+def _open(page_at, site_url: str, width: int, javascript: bool = True):
+    page = page_at(width, javascript=javascript, path=None)
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(site_url + PAGE, wait_until="networkidle")
+    return page, requests
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_the_plotly_figure_draws_when_scrolled_to_from_the_site_only(
+    notebook_site, page_at, site_url, width
+):
+    page, requests = _open(page_at, site_url, width)
+    figure = page.locator("#fig-loss")
+    if width == 1440:
+        figure.scroll_into_view_if_needed()
+        page.wait_for_function(f"({DRAWN})('fig-loss') > 0", timeout=15_000)
+        assert not figure.locator(".pb-interactive__fallback").is_visible()
+    else:
+        # Phones get the output's own PNG, and the frame is never fetched.
+        figure.scroll_into_view_if_needed()
+        assert figure.locator(".pb-interactive__fallback img").is_visible()
+        assert not figure.locator("iframe").is_visible()
+    # The last figure (plotly's text/html, which loaded plotly.js from a CDN).
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.wait_for_timeout(300)
+    if width == 1440:
+        last = page.locator("figure.pb-interactive").nth(2)
+        last.scroll_into_view_if_needed()
+        page.wait_for_function(
+            """() => { const f = document.querySelectorAll('figure.pb-interactive iframe')[2];
+              const d = f && f.contentDocument;
+              return !!(d && d.querySelector('.plotly-graph-div .main-svg')); }""",
+            timeout=15_000,
+        )
+    origin = urlsplit(site_url).netloc
+    assert [url for url in requests if urlsplit(url).netloc != origin] == []
+    plotly = [
+        url for url in requests if "/_static/interactive/plotly-" in url and url.endswith(".js")
+    ]
+    # One plotly.js for the page's three figures (each frame asks for the same file;
+    # tests/browser/test_interactive.py checks that a caching server sends it once).
+    assert len(set(plotly)) == (1 if width == 1440 else 0), plotly
+
+
+def test_without_javascript_the_fallbacks_show(notebook_site, page_at, site_url):
+    page, requests = _open(page_at, site_url, 1440, javascript=False)
+    figure = page.locator("#fig-loss")
+    image = figure.locator(".pb-interactive__fallback img")
+    image.scroll_into_view_if_needed()
+    assert image.is_visible() and not figure.locator(".pb-interactive__frame").is_visible()
+    page.wait_for_function(
+        "document.querySelector('#fig-loss .pb-interactive__fallback img').complete"
+    )
+    assert image.evaluate("img => img.naturalWidth") > 0
+    bar = page.locator("figure.pb-interactive").nth(1)
+    assert bar.locator(".pb-interactive__alt").is_visible()
+    # Hidden input is a native disclosure: it opens without script.
+    details = page.locator(".cell details.hide").first
+    code = details.locator("pre")
+    assert not code.is_visible()
+    details.locator("summary").click()
+    assert code.is_visible()
+    assert not [
+        url for url in requests if "/_static/interactive/plotly-" in url and url.endswith(".js")
+    ]
