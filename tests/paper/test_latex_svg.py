@@ -68,23 +68,31 @@ First paragraph.
 The pipeline legend.
 ```
 
-```{figure} chart.*
+::::{interactive-figure} chart.html
 :alt: The chart
 
 The chart legend.
-```
+::::
 
 Closing paragraph.
 """
 
 
+#: An interactive figure's export; its fallback is found beside it as chart.*.
+CHART = """<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>Chart</title></head>
+<body><div style="width:640px;height:360px">A chart.</div></body></html>
+"""
+
+
 def _book(root: Path, label: str = "Pipeline bubble") -> Path:
-    """A diagram in SVG alone, and a chart in SVG and PNG (an interactive figure's
-    fallback is written ``name.*`` like this)."""
+    """A diagram in SVG alone, and an interactive figure whose fallback is in SVG
+    and PNG (so written ``chart.*``: each builder picks)."""
     return write_project(
         root,
         {
             "index.md": PAGE,
+            "chart.html": CHART,
             "diagram.svg": DIAGRAM.format(label=label),
             "chart.svg": DIAGRAM.format(label="Chart in SVG"),
             "chart.png": png(40, 20),
