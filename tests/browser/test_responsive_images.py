@@ -1,14 +1,20 @@
 """The browser takes the copy that fits the column, at the reader's width: AVIF where
-Pillow writes it (Chromium decodes it), else WebP."""
+Pillow writes it (Chromium decodes it), else WebP; an author-sized image its own
+width at 1x and 2x; on paper a copy of at least 200 dpi."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
 from helpers import sphinx_build
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
+from pypdf import PdfReader
+from test_author_sized_images import make_book as make_sized_book
 from test_responsive_images import AVIF, make_book
+
+from sphinx_playbook.delivery.responsive_images import PAPER_WIDTH, PRINT_DPI
 
 pytestmark = pytest.mark.browser
 
@@ -48,5 +54,74 @@ def test_the_copy_that_fits_is_downloaded(
         # The box is the original's shape: width and height are written as before.
         box = image.bounding_box()
         assert box is not None and abs(box["height"] - box["width"] * 900 / 1600) < 2
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def sized_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = make_sized_book(tmp_path_factory.mktemp("sized") / "src")
+    outdir = root.parent / "html"
+    sphinx_build("-q", "-b", "html", str(root), str(outdir))
+    return outdir
+
+
+def _current(page: Page, alt: str) -> str:
+    image = page.get_by_alt_text(alt, exact=True)
+    image.scroll_into_view_if_needed()
+    page.wait_for_function("alt => document.querySelector(`img[alt='${alt}']`).complete", arg=alt)
+    return str(image.evaluate("img => img.currentSrc"))
+
+
+@pytest.mark.parametrize(
+    ("width", "scale", "chosen"),
+    [(390, 1, "360w"), (1440, 1, "500w"), (1440, 2, "1000w"), (390, 2, "1000w")],
+)
+def test_an_author_sized_image_takes_its_own_width(
+    browser: Browser, sized_site: Path, width: int, scale: int, chosen: str
+) -> None:
+    """``:width: 500px``: 360 px on a phone's 358-pixel column, the 500 px copy at
+    1x on a wide screen, the 1,000 px one at 2x."""
+    context = browser.new_context(
+        viewport={"width": width, "height": 900}, device_scale_factor=scale
+    )
+    try:
+        page = context.new_page()
+        page.goto((sized_site / "index.html").as_uri())
+        current = _current(page, "Fixed width")
+        assert current.endswith(f"-{chosen}.{'avif' if AVIF else 'webp'}"), current
+        box = page.get_by_alt_text("Fixed width", exact=True).bounding_box()
+        assert box is not None and box["width"] == min(500, width - 32)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("width", [390, 1440])
+def test_paper_takes_at_least_200_dpi(browser: Browser, sized_site: Path, width: int) -> None:
+    """Laid out for print, each image's copy has at least 200 pixels per inch of the
+    width it prints at (96 CSS pixels to the inch), whatever the screen took; and the
+    PDF Chromium prints holds those pixels."""
+    context = browser.new_context(viewport={"width": width, "height": 900}, device_scale_factor=1)
+    try:
+        page = context.new_page()
+        page.goto((sized_site / "index.html").as_uri())
+        screen = _current(page, "In the text column")
+        page.set_viewport_size({"width": PAPER_WIDTH, "height": 900})  # Letter's text width
+        page.emulate_media(media="print")
+        page.wait_for_function("[...document.images].every(img => img.complete)")
+        printed = page.eval_on_selector_all(
+            ".pb-body picture img",
+            "images => images.map(img => [img.alt, img.currentSrc, img.naturalWidth,"
+            " img.getBoundingClientRect().width])",
+        )
+        assert len(printed) >= 6
+        for alt, current, pixels, shown in printed:
+            assert pixels * 96 / shown >= PRINT_DPI, (alt, current, pixels, shown)
+        column = next(p for p in printed if p[0] == "In the text column")
+        if width == 390:
+            assert column[1] != screen  # the phone's 360 px copy is not printed
+        pdf = PdfReader(io.BytesIO(page.pdf(format="Letter")))
+        widest = max(image.image.size[0] for p in pdf.pages for image in p.images)
+        assert widest == max(p[2] for p in printed)
     finally:
         context.close()
