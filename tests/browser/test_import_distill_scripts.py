@@ -3,10 +3,23 @@ fixture project of tests/test_import_distill_published.py, built as html and dir
 
 from __future__ import annotations
 
+import functools
+import http.server
+import threading
+from collections.abc import Iterator
 from urllib.parse import urljoin, urlsplit
 
 import pytest
-from test_import_distill_published import project, server  # noqa: F401 (fixtures)
+from helpers import build
+from test_import_distill_published import (  # noqa: F401 (fixtures)
+    FIXTURES,
+    SUB_PATH,
+    _SubPath,
+    project,
+    server,
+)
+
+from sphinx_playbook.cli import main
 
 pytestmark = pytest.mark.browser
 
@@ -38,3 +51,66 @@ def test_the_scripts_run_in_chromium(browser, server, builder):  # noqa: F811
         page.close()
     assert errors == []
     assert [urlsplit(url).path.rsplit("/", 1)[-1] for url in failed] == ["lazy.js"]
+
+
+@pytest.fixture(scope="module")
+def behaviour_site(tmp_path_factory) -> Iterator[str]:
+    """tests/data/distill/behaviour imported, built and served under a sub-path."""
+    base = tmp_path_factory.mktemp("behaviour")
+    out = base / "project"
+    assert main(["import-distill", str(FIXTURES / "behaviour"), str(out)]) == 0
+    build(out, base / "site" / "html")
+    handler = functools.partial(_SubPath, directory=str(base / "site"))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}{SUB_PATH}html/"
+    httpd.shutdown()
+
+
+def test_a_figure_waiting_for_distills_events_draws_when_scrolled_to(browser, behaviour_site):
+    """Distill's d-figure events come from distill-events.js: 'ready' once, 'onscreen'
+    only once the figure is on screen (it is 3000 px below the first screen)."""
+    page = browser.new_page(viewport={"width": 1200, "height": 800})
+    try:
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(behaviour_site, wait_until="load")
+        page.wait_for_function("document.readyState === 'complete'")
+        teaser = page.locator("d-figure#teaser")
+        assert teaser.locator("svg.drawn").count() == 0
+        teaser.scroll_into_view_if_needed()
+        teaser.locator("svg.drawn").wait_for(state="attached")
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_function("document.getElementById('teaser').dataset.offscreen === 'seen'")
+        teaser.scroll_into_view_if_needed()
+        page.wait_for_function("document.querySelectorAll('#teaser svg.drawn').length === 2")
+        assert teaser.get_attribute("data-ready") == "1"
+    finally:
+        page.close()
+    assert errors == []
+
+
+def test_links_with_handlers_drive_the_figure_and_buttons_open_sections(browser, behaviour_site):
+    page = browser.new_page(viewport={"width": 1200, "height": 800})
+    try:
+        page.goto(behaviour_site, wait_until="load")
+        view = page.locator("#epoch-view")
+        assert view.inner_text() == "epoch 0"
+        page.get_by_text("epoch 14", exact=True).click()
+        assert view.inner_text() == "epoch 14"
+        page.get_by_text("epoch 3", exact=True).click()
+        assert view.inner_text() == "epoch 3"
+        # Collapsed as published; the article's button opens it.
+        details = page.locator("#details-1")
+        assert not details.is_visible()
+        page.locator("button.toggle").click()
+        assert details.is_visible()
+        # The debate's speakers, drawn by the article's CSS from li.red / li.blue.
+        speaker = page.evaluate(
+            "getComputedStyle(document.querySelector('ol.debate li.red > span'),"
+            " '::before').content"
+        )
+        assert speaker == '"Red: "'
+    finally:
+        page.close()

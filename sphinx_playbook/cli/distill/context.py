@@ -20,6 +20,7 @@ from docutils.nodes import make_id
 
 from . import markdown as md
 from .assets import Assets
+from .behaviour import Behaviour, read_behaviour
 from .delimiters import math_setup
 from .elements import HEADINGS, full_bleed_classes
 from .report import Report
@@ -32,6 +33,8 @@ class Walk(Protocol):
     def blocks(self, children: Iterable[Any]) -> list[str]: ...
 
     def block(self, node: Any, following: list[Any]) -> str: ...
+
+    def table_block(self, node: Tag, legend: Tag | None) -> str: ...
 
     def inline(self, nodes: Iterable[Any]) -> str: ...
 
@@ -60,6 +63,8 @@ class Context:
         self.report = report
         self.assets = assets
         self.progress = progress or (lambda done: None)
+        #: what the article's own CSS and JS address, read before anything is converted
+        self.behaviour: Behaviour = read_behaviour(article.soup, assets)
         self.footnotes: list[str] = []
         self.labels: set[str] = set()
         #: (target id, inline text, plain text, source line) of each link to #id
@@ -70,6 +75,8 @@ class Context:
         #: ids of the nodes already written (a legend joined to the block before it)
         self.consumed: set[int] = set()
         self.full_bleed = full_bleed_classes(article.soup)
+        # Classes the converters turn into a column already are not kept as HTML.
+        self.behaviour.classes -= self.full_bleed
         self.math = math_setup(article.soup, article.katex)
         self.math_pattern = self.math.pattern() if self.math else None
         #: TeX of display formulas met in text, until their paragraph splits around them
@@ -79,6 +86,8 @@ class Context:
         self.text_line: int | None = None
         #: whether a figure kept its tags for its scripts (then Distill's figure style is due)
         self.shelled = False
+        #: elements the article's CSS or JS addresses, written with ``{#id .class}``
+        self.addressed_as_markdown: set[int] = set()
         #: the visible title and subtitle of <d-title>
         self.heading_title = ""
         self.description: str | None = None

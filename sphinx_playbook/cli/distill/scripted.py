@@ -85,6 +85,9 @@ def _shell_parts(cx: Context, node: Tag) -> list[str]:
     attributes = attributes_html(node)  # as written, before the URLs are made relative
     cx.assets.referenced_by(node)
     children = list(node.children)
+    if node.name == "p" and not node.attrs and all(cx.is_inline(c) for c in children):
+        text = paragraph(cx, children)
+        return [text] if text else []
     if node.name == "p" and all(cx.is_inline(c) for c in children):
         # A <p> cannot hold the paragraph MyST writes: its attributes go on a <span>.
         text = cx.inline(children).strip()
@@ -138,3 +141,123 @@ def _merge_raw(parts: list[str]) -> list[str]:
         else:
             merged.append(part)
     return merged
+
+
+# -- elements the article's own CSS or JS addresses -------------------------------------
+
+#: Elements whose converters keep what the article's CSS and JS need already.
+_NOT_SHELLED = frozenset(
+    {"d-title", "d-appendix", "d-article", "d-front-matter", "d-bibliography", "d-math",
+     "d-cite", "d-footnote", "d-code", "script", "style", "link", "template", "noscript",
+     "h1", "h2", "h3", "h4", "h5", "h6", "html", "head", "body"}
+)  # fmt: skip
+#: What a conversion changes inside kept HTML: formulas, citations, footnotes.
+_CONVERTED_INSIDE = ["d-math", "d-cite", "d-footnote", "d-code", "math"]
+#: Attributes MyST's ``{#id .class}`` carries; any other keeps the element as HTML.
+_ATTRS_BLOCK = {"p", "ol", "ul", "blockquote"}
+
+
+def addressed_block(cx: Context, node: Tag, legend: Tag | None) -> str | None:
+    """An element the article's CSS or JS addresses (a class, its id, a handler): its
+    tag, id, classes, style, ``data-*`` and handlers kept; None when the element's
+    own converter keeps them (a heading, a script, a formula, raw HTML)."""
+    from .elements import GENERATED, KEPT_RAW
+
+    if node.name in _NOT_SHELLED or node.name in GENERATED or node.name in KEPT_RAW:
+        return None
+    element_id = attr_value(node, "id")
+    if element_id.startswith("fragment-") or (
+        element_id and not node.get_text().strip() and not node.find("img")
+    ):
+        return None  # an interactive fragment, a mount point: kept by their converters
+    if node.name in {"div", "section", "figure", "d-figure"} and scripted(cx, node):
+        return None  # scripts draw into it: its shell keeps its tags
+    if node.find(["h1", "h2", "h3"]) is not None:
+        # A section's headings must stay headings (the table of contents, the labels).
+        cx.report.doubt(
+            f"<{node.name}> (addressed)",
+            node.sourceline,
+            f"the article's CSS or JS addresses it ({_why(cx, node)}) but it holds "
+            "headings: its content is converted, its tags are not kept",
+        )
+        return None
+    construct = f"<{node.name}> (addressed: tags kept)"
+    cx.report.found[construct] += 1
+    cx.report.converted[construct] += 1
+    cx.report.doubt(
+        construct,
+        node.sourceline,
+        f"the article's CSS or JS addresses it ({_why(cx, node)}): its tag and attributes are kept",
+    )
+    attributes = set(node.attrs) - {"id", "class"}
+    if (
+        node.name in _ATTRS_BLOCK
+        and not attributes
+        and _myst_ids(node)
+        and not any(isinstance(child, Tag) and child.attrs for child in node.find_all("li"))
+    ):
+        # MyST's block attributes hold an id and classes: the block stays Markdown.
+        written = cx.walker.table_block(node, legend)
+        attrs = " ".join(
+            [f"#{node['id']}"] * bool(node.get("id")) + [f".{c}" for c in node.get("class") or []]
+        )
+        cx.addressed_as_markdown.add(id(node))
+        return f"{{{attrs}}}\n{_without_label(written, node)}"
+    if _nothing_to_convert(cx, node):
+        cx.assets.referenced_by(node)
+        return raw_block(str(node))
+    cx.nesting += 1
+    try:
+        return "\n\n".join(_merge_raw(_shell_parts(cx, node)))
+    finally:
+        cx.nesting -= 1
+
+
+def _why(cx: Context, node: Tag) -> str:
+    from .behaviour import describe
+
+    return describe(cx.behaviour, node)
+
+
+def _myst_ids(node: Tag) -> bool:
+    """Whether MyST writes the element's id exactly as it is (lower case, no ``_``)."""
+    from docutils.nodes import make_id
+
+    element_id = node.get("id")
+    return not isinstance(element_id, str) or make_id(element_id) == element_id
+
+
+def _without_label(written: str, node: Tag) -> str:
+    """The block without the ``(id)=`` label its converter put before it (the block
+    attributes carry the id)."""
+    element_id = node.get("id")
+    if isinstance(element_id, str) and written.startswith(f"({element_id.lower()})=\n"):
+        return written[len(f"({element_id.lower()})=\n") :]
+    return written
+
+
+def _nothing_to_convert(cx: Context, node: Tag) -> bool:
+    """Whether the element holds nothing a conversion writes differently (formulas,
+    citations, footnotes, math between delimiters): then it is kept exactly."""
+    if node.find(_CONVERTED_INSIDE) is not None:
+        return False
+    if any(
+        attr_value(script, "type").lower().startswith("math/tex")
+        for script in node.find_all("script")
+    ):
+        return False
+    return not (cx.math_pattern and cx.math_pattern[0].search(node.get_text()))
+
+
+def addressed_inline(cx: Context, node: Tag) -> str | None:
+    """An element inside text the article's CSS or JS addresses (a link with
+    ``onclick``): its tags and attributes kept around its converted text."""
+    if node.name in {"d-math", "d-cite", "d-footnote", "d-code", "script", "br", "wbr"}:
+        return None
+    construct = f"<{node.name}> (addressed: tags kept)"
+    cx.report.found[construct] += 1
+    cx.report.converted[construct] += 1
+    cx.assets.referenced_by(node)
+    if node.name in {"img", "input"} or not node.contents:
+        return md.collapse(str(node))
+    return f"<{node.name}{attributes_html(node)}>{cx.inline(node.children)}</{node.name}>"

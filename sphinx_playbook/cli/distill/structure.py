@@ -6,6 +6,7 @@ note, a layout, or their children in place; an element a script needs keeps its 
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any
 
@@ -14,22 +15,52 @@ from docutils.nodes import make_id
 
 from . import markdown as md
 from .context import Context, words
-from .elements import HEADINGS, NOTE_CLASSES, attributes_html, classes_of, style_of
+from .elements import (
+    HEADINGS,
+    NOTE_CLASSES,
+    attr_html,
+    attributes_html,
+    classes_of,
+    style_of,
+)
 from .figures import fragment, grid
 from .layout import layout_directive, layout_of, layout_wrap
 from .math import eq_grid
-from .scripted import scripted, shell
+from .scripted import raw_block, scripted, shell
 from .source import attr_value
 
 # -- headings and the title block -------------------------------------------------------
+
+#: Controls a heading may hold, written after it (not in the table of contents).
+HEADING_CONTROLS = ["button", "input", "select", "textarea"]
 
 
 def heading(cx: Context, node: Tag) -> str:
     """A heading: a section title (at most one level below the one before), a rubric
     inside a directive."""
     level = HEADINGS[node.name]
-    text = cx.inline(node.children).strip().replace("\\\n", " ")
-    label = _heading_label(cx, node)
+    controls = node.find_all(HEADING_CONTROLS)
+    shown = node
+    if controls:
+        # A button in a heading ("+" opening a section) would be copied into the table
+        # of contents with the heading's text: it stands right after the heading.
+        shown = copy.copy(node)
+        for control in shown.find_all(HEADING_CONTROLS):
+            control.decompose()
+    text = cx.inline(shown.children).strip().replace("\\\n", " ")
+    kept = {k: v for k, v in node.attrs.items() if k != "id"}
+    if text and kept and cx.behaviour.addressed(node):
+        # A heading that toggles a section (onclick) or that the CSS styles by a class:
+        # its attributes on a span around its text (the heading stays a heading).
+        cx.report.doubt(
+            f"<{node.name}>",
+            node.sourceline,
+            "the article's CSS or JS addresses the heading: its attributes are on a "
+            "<span> around its text",
+        )
+        attributes = "".join(f' {k}="{attr_html(v)}"' for k, v in kept.items())
+        text = f"<span{attributes}>{text}</span>"
+    label = _unique_heading_id(cx, node, _heading_label(cx, node))
     if not text:
         cx.report.doubt(f"<{node.name}>", node.sourceline, "an empty heading is left out")
         return label.rstrip("\n") if label else ""
@@ -38,7 +69,7 @@ def heading(cx: Context, node: Tag) -> str:
         cx.report.doubt(
             "heading", node.sourceline, "a heading inside a block is written as a rubric"
         )
-        return label + md.directive("rubric", text, {}, "")
+        return label + md.directive("rubric", text, {}, "") + _controls_after(cx, node, controls)
     wanted = max(level, 2)
     written = min(wanted, cx.heading_level + 1)
     if written != wanted:
@@ -48,7 +79,21 @@ def heading(cx: Context, node: Tag) -> str:
             f"<{node.name}> follows a heading two levels up; written one level down",
         )
     cx.heading_level = written
-    return label + "#" * written + " " + text
+    return label + "#" * written + " " + text + _controls_after(cx, node, controls)
+
+
+def _controls_after(cx: Context, node: Tag, controls: list[Tag]) -> str:
+    if not controls:
+        return ""
+    cx.report.doubt(
+        f"<{node.name}>",
+        node.sourceline,
+        f"{len(controls)} control(s) in the heading ({', '.join(c.name for c in controls)}) "
+        "stand right after it, so the table of contents does not copy them",
+    )
+    for control in controls:
+        cx.assets.referenced_by(control)
+    return "\n\n" + raw_block("\n".join(str(control) for control in controls))
 
 
 def _heading_label(cx: Context, node: Tag) -> str:
@@ -64,6 +109,32 @@ def _heading_label(cx: Context, node: Tag) -> str:
             label = f"({name})=\n"
         cx.aliases[target] = (name, plain)
     return label
+
+
+def _unique_heading_id(cx: Context, node: Tag, label: str) -> str:
+    """The heading's label, as MyST's ``{#id}`` when the id Sphinx makes of the heading's
+    text is an id of the article (``<div id="alignment">`` after "Alignment"): then the
+    section takes that id only, and no two elements of the page share one."""
+    generated = make_id(" ".join(node.get_text().split()))
+    own = attr_value(node, "id")
+    if not generated or generated == own or generated not in cx.behaviour.article_ids:
+        return label
+    if label:
+        name = label[1:-3]
+    else:
+        base = name = f"{generated}-section"
+        number = 1
+        while name in cx.behaviour.article_ids or name in cx.labels:
+            number += 1
+            name = f"{base}-{number}"
+        cx.labels.add(name)
+    cx.report.doubt(
+        "heading",
+        node.sourceline,
+        f"the id Sphinx makes of the heading's text, {generated!r}, is an id of the "
+        f"article: the heading's id is {name!r}",
+    )
+    return f"{{#{name}}}\n"
 
 
 def title(cx: Context, element: Tag) -> list[str]:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from bs4 import Tag
 
-from . import blocks, elements, figures, inline, math, structure
+from . import blocks, elements, figures, inline, math, scripted, structure
 from .context import Context
 from .elements import (
     GENERATED,
@@ -162,4 +162,11 @@ INLINE: Table[InlineConverter] = Table(
     otherwise=[Rule(inline.unknown)],
 )
 
-CONVERTERS = Converters(blocks=BLOCKS, inline=INLINE, text=inline.text, paragraph=inline.paragraph)
+CONVERTERS = Converters(
+    blocks=BLOCKS,
+    inline=INLINE,
+    text=inline.text,
+    paragraph=inline.paragraph,
+    addressed_block=scripted.addressed_block,
+    addressed_inline=scripted.addressed_inline,
+)

@@ -24,6 +24,10 @@ from .source import attr_value
 BlockConverter = Callable[[Context, Tag, "Tag | None"], str]
 #: An element inside a line of text, as MyST.
 InlineConverter = Callable[[Context, Tag], str]
+#: An element the article's CSS or JS addresses, or None when its own converter keeps
+#: what they need.
+AddressedBlock = Callable[[Context, Tag, "Tag | None"], "str | None"]
+AddressedInline = Callable[[Context, Tag], "str | None"]
 
 C = TypeVar("C")
 
@@ -66,6 +70,9 @@ class Converters:
     text: Callable[[Context, str], str]
     #: a run of inline nodes standing as a block
     paragraph: Callable[[Context, list[Any]], str]
+    #: elements the article's own CSS or JS addresses, asked before the tables
+    addressed_block: AddressedBlock | None = None
+    addressed_inline: AddressedInline | None = None
 
 
 class Walker:
@@ -122,8 +129,16 @@ class Walker:
             return "\n".join(f"% {line}".rstrip() for line in text.split("\n")) if text else ""
         if not isinstance(node, Tag) or id(node) in self.cx.consumed:
             return ""
-        convert = self.converters.blocks.find(node)
-        return convert(self.cx, node, legend_after(following))
+        legend = legend_after(following)
+        if self.converters.addressed_block and self.cx.behaviour.addressed(node):
+            written = self.converters.addressed_block(self.cx, node, legend)
+            if written is not None:
+                return written
+        return self.table_block(node, legend)
+
+    def table_block(self, node: Tag, legend: Tag | None) -> str:
+        """``node`` written by the converter its tag's table names."""
+        return self.converters.blocks.find(node)(self.cx, node, legend)
 
     # -- inline ---------------------------------------------------------------------
 
@@ -138,6 +153,10 @@ class Walker:
             return self.converters.text(self.cx, str(node))
         if not isinstance(node, Tag):
             return ""
+        if self.converters.addressed_inline and self.cx.behaviour.addressed(node):
+            written = self.converters.addressed_inline(self.cx, node)
+            if written is not None:
+                return written
         return self.converters.inline.find(node)(self.cx, node)
 
     def is_inline(self, node: Any) -> bool:
