@@ -105,3 +105,14 @@ def test_a_wrong_number_of_processes_is_one_line_and_exit_code_2(
 ) -> None:
     assert main(["preview", str(_book(tmp_path)), "-j", "many"]) == 2
     assert "-j many" in capsys.readouterr().err
+
+
+def test_without_book_it_previews_the_book_folder_of_a_new_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``sphinx-playbook new`` puts conf.py in book/; the preview runs from the root."""
+    book = _book(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert plan_preview(None).book == book.resolve()
+    monkeypatch.chdir(book)
+    assert plan_preview(None).book == book.resolve()

@@ -59,7 +59,13 @@ def _parser() -> argparse.ArgumentParser:
         "the path of html_baseurl, and rebuild and reload the page on every save "
         "(through sphinx-autobuild). A failed build shows as a banner on the page.",
     )
-    preview.add_argument("book", metavar="BOOK", type=Path, nargs="?", default=Path("."))
+    preview.add_argument(
+        "book",
+        metavar="BOOK",
+        type=Path,
+        nargs="?",
+        help="the folder of conf.py (default: ., or ./book)",
+    )
     preview.add_argument("--host", default="127.0.0.1", help="the address to serve on")
     preview.add_argument("--port", type=int, default=8000, help="the port (0: any free port)")
     preview.add_argument("--open-browser", action="store_true", help="open the page")

@@ -153,16 +153,26 @@ class Preview:
 
 
 def plan_preview(
-    book: Path,
+    book: Path | None,
     *,
     host: str = "127.0.0.1",
     port: int = 8000,
     jobs: str | None = None,
     autobuild_port: int | None = None,
 ) -> Preview:
-    """Check BOOK and read conf.py; raises CliError for what the author can fix."""
+    """Check BOOK and read conf.py; raises CliError for what the author can fix.
+
+    Without BOOK: the current folder, or its ``book/`` (the layout of
+    ``sphinx-playbook new``) when only that one holds a conf.py."""
     if importlib.util.find_spec("sphinx_autobuild") is None:
         raise CliError(f"the preview needs sphinx-autobuild: {_INSTALL}")
+    if book is None:  # the current folder, or the book/ of ``sphinx-playbook new``
+        here = Path.cwd()
+        book = (
+            here / "book"
+            if not (here / "conf.py").exists() and (here / "book" / "conf.py").is_file()
+            else here
+        )
     book = book.resolve()
     if not (book / "conf.py").is_file():
         where = "" if book.is_dir() else " (no such folder)"
