@@ -96,7 +96,8 @@ def foreign_object_lines(data: bytes) -> list[int]:
 
 def convert_svg(data: bytes, source: Path, module: ModuleType) -> bytes:
     """The SVG as a one-page PDF the size of its drawing (96 px to the inch, as on
-    screen). Files it links are read from beside it; nothing from the network."""
+    screen). Nothing outside the file is read (cairosvg's safe mode: data: URLs
+    only, no network), as a browser showing the SVG in an ``<img>`` reads nothing."""
     # The file's path, not a file: URI, as the base: cairosvg then resolves the
     # SVG's own references (``<use href="#id">``) inside it.
     pdf: bytes = module.svg2pdf(bytestring=data, url=str(source))
