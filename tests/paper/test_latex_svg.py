@@ -136,23 +136,38 @@ def test_svg_figures_are_vector_drawings_with_their_text_in_the_pdf(tmp_path: Pa
     assert legend_page == page
 
 
-def test_a_foreign_object_is_one_located_warning_and_the_rest_prints(tmp_path: Path) -> None:
+def test_what_the_pdf_cannot_show_is_a_located_warning_and_the_rest_prints(
+    tmp_path: Path,
+) -> None:
+    page = (
+        "# Foreign\n\nText.\n\n![A drawing with HTML](foreign.svg)\n\n"
+        "![A broken drawing](broken.*)\n"
+    )
     source = write_project(
         tmp_path / "src",
         {
-            "index.md": "# Foreign\n\nText.\n\n![A drawing with HTML](foreign.svg)\n",
+            "index.md": page,
             "foreign.svg": FOREIGN,
+            # Not well-formed XML (a browser would not show the file either).
+            "broken.svg": '<svg xmlns="http://www.w3.org/2000/svg"><g></svg>',
+            "broken.png": png(40, 20),
         },
         conf=CONF,
     )
     result = sphinx_build("-q", "-b", "latex", str(source), str(tmp_path / "out"))
     warnings = [line for line in result.stderr.splitlines() if "[playbook." in line]
-    assert len(warnings) == 1, result.stderr
-    assert warnings[0].startswith(f"{source / 'index.md'}:5:")
-    assert "foreignObject (line 4 of the SVG)" in warnings[0]
-    assert warnings[0].endswith("[playbook.svg_pdf]")
+    assert len(warnings) == 2, result.stderr
+    foreign, broken = warnings
+    assert foreign.startswith(f"{source / 'index.md'}:5:")
+    assert "foreignObject (line 4 of the SVG)" in foreign
+    assert foreign.endswith("[playbook.svg_pdf]")
+    assert broken.startswith(f"{source / 'index.md'}:7:")
+    assert "cannot be converted (ParseError: mismatched tag" in broken
+    assert "the PDF shows its PNG instead" in broken and broken.endswith("[playbook.svg_pdf]")
     drawing = PdfReader(tmp_path / "out" / "foreign.pdf")
     assert "Drawn text" in drawing.pages[0].extract_text()
+    tex = (tmp_path / "out" / "drawings.tex").read_text(encoding="utf-8")
+    assert "{foreign}.pdf}" in tex and "{broken}.png}" in tex
 
 
 BLOCKERS = {
