@@ -28,6 +28,7 @@ from io import StringIO
 from pathlib import Path
 from typing import Any
 
+import pytest
 from bs4 import BeautifulSoup
 from sphinx_process import Result, run_sphinx
 
@@ -36,6 +37,15 @@ REPO = Path(__file__).parent.parent
 
 #: The smallest conf.py of a playbook: the extension and the theme.
 CONF = 'extensions = ["sphinx_playbook"]\nhtml_theme = "sphinx_playbook"\n'
+
+#: For a ``-j`` build in the test process: Python 3.12+ warns at each of Sphinx's
+#: forks that *the test process* has a thread. quickjs starts one when it is
+#: imported, and earlier tests render formulas here. A real ``sphinx-build -j``
+#: forks no thread of ours: test_math.py's test_a_parallel_build_gives_no_fork_warning
+#: runs one in a process of its own with the warning on.
+FORKS_IN_THE_TEST_PROCESS = pytest.mark.filterwarnings(
+    r"ignore:This process \(pid=\d+\) is multi-threaded:DeprecationWarning"
+)
 
 
 # -- writing a project ----------------------------------------------------------------

@@ -17,7 +17,7 @@ from pathlib import Path
 import plotly
 import pytest
 from bs4 import BeautifulSoup
-from helpers import ROOTS, build_in_process, playbook_warnings, read_html
+from helpers import FORKS_IN_THE_TEST_PROCESS, ROOTS, build_in_process, playbook_warnings, read_html
 from page_styles import page_rules, style_of
 
 from sphinx_playbook.csp import POLICY, policy
@@ -329,6 +329,7 @@ def test_editing_an_export_rewrites_only_the_pages_that_embed_it(source, tmp_pat
     assert after != before and Path(again.outdir, after).is_file()
 
 
+@FORKS_IN_THE_TEST_PROCESS
 def test_parallel_build_writes_what_a_serial_build_writes(source, tmp_path, make_app):
     """Six pages (Sphinx reads in parallel from six), each with one figure."""
     src = tmp_path / "src"

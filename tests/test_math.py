@@ -17,7 +17,14 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 from fontTools.ttLib import TTFont
-from helpers import REPO, playbook_warnings, read_html, read_page, sphinx_build
+from helpers import (
+    FORKS_IN_THE_TEST_PROCESS,
+    REPO,
+    playbook_warnings,
+    read_html,
+    read_page,
+    sphinx_build,
+)
 
 from sphinx_playbook.machinery import workers
 from sphinx_playbook.math.cache import FormulaKeys
@@ -375,6 +382,7 @@ def _assert_each_page_has_its_formula(app, pages: list[str]) -> None:
         assert formula.get_text() == f"x_{{{number}}}"
 
 
+@FORKS_IN_THE_TEST_PROCESS
 def test_a_parallel_build_forks_no_process_that_has_threads(make_app, tmp_path, monkeypatch):
     """-j 2: Sphinx forks its readers and writers; at each of those points this
     process has no thread of ours (Python 3.12 warns about fork() with threads),

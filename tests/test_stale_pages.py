@@ -17,7 +17,15 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 from helpers import CONF as PLAYBOOK_CONF
-from helpers import build_app, page_path, png, read_page, warning_text, write_project
+from helpers import (
+    FORKS_IN_THE_TEST_PROCESS,
+    build_app,
+    page_path,
+    png,
+    read_page,
+    warning_text,
+    write_project,
+)
 
 from sphinx_playbook.machinery.dependencies import RECORDS
 
@@ -401,6 +409,7 @@ def test_a_deleted_page_whose_toctree_entry_stays(make_app, tmp_path, syntax):
 # -- parallel reading -------------------------------------------------------------------
 
 
+@FORKS_IN_THE_TEST_PROCESS
 def test_parallel_reading_keeps_the_record(make_app, tmp_path):
     """-j 2: each reader's record is merged into the environment. (The pages are
     written in other processes too, so what was written is judged by its content.)"""
