@@ -122,7 +122,8 @@ need_tippy_js() {  # the browser shows sphinx-tippy's tips with tippy.js served 
   rm -rf "$unpack"
 }
 
-need_latex() {  # the PDF tests compile LaTeX with latexmk, as Read the Docs does
+need_latex() {  # the PDF tests compile LaTeX with latexmk, as Read the Docs does; cairosvg
+  # (SVG figures in the PDF) needs the Cairo library, which TeX Live's binaries pull in too
   if command -v latexmk >/dev/null 2>&1 && command -v xelatex >/dev/null 2>&1 &&
     kpsewhich luaotfload.sty >/dev/null 2>&1; then return; fi
   local sudo=""
@@ -131,7 +132,7 @@ need_latex() {  # the PDF tests compile LaTeX with latexmk, as Read the Docs doe
   $sudo apt-get update -q >/dev/null
   $sudo apt-get install -y -q --no-install-recommends latexmk texlive-latex-recommended \
     texlive-latex-extra texlive-fonts-recommended tex-gyre texlive-xetex texlive-luatex \
-    fonts-freefont-otf \
+    fonts-freefont-otf libcairo2 \
     >/dev/null
 }
 
