@@ -543,8 +543,9 @@ def _md_block(book: Book, page: Page, block: dict[str, Any]) -> str:
                 f"![An image]({image})\n\n```{{figure-legend}}\n:name: {block['label']}\n\n"
                 f"{block['caption']}\n```"
             )
+        width = f":width: {block['width']}\n" if block.get("width") else ""
         return (
-            f"```{{figure}} {image}\n:name: {block['label']}\n:alt: An image\n\n"
+            f"```{{figure}} {image}\n:name: {block['label']}\n:alt: An image\n{width}\n"
             f"{block['caption']}\n```"
         )
     if kind == "interactive":
@@ -618,8 +619,9 @@ def _rst_block(book: Book, page: Page, block: dict[str, Any]) -> str:
                 f".. image:: {image}\n   :alt: An image\n\n.. figure-legend::\n"
                 f"   :name: {block['label']}\n\n{_indent(block['caption'])}"
             )
+        width = f"   :width: {block['width']}\n" if block.get("width") else ""
         return (
-            f".. figure:: {image}\n   :name: {block['label']}\n   :alt: An image\n\n"
+            f".. figure:: {image}\n   :name: {block['label']}\n   :alt: An image\n{width}\n"
             f"{_indent(block['caption'])}"
         )
     if kind == "interactive":
@@ -1224,6 +1226,18 @@ def image_replaced(book: Book, rng: random.Random) -> str | None:
     while book.images[name][:2] == before[:2]:
         book.images[name] = _image(rng)
     return f"{name}: {before[0]}x{before[1]} -> {book.images[name][0]}x{book.images[name][1]}"
+
+
+@edit
+def image_width_changed(book: Book, rng: random.Random) -> str | None:
+    """A figure's ``:width:`` set, changed or removed: its responsive copies, its
+    ``sizes`` and its ``width``/``height`` attributes follow."""
+    page, figure = _pick_block(book, rng, "figure", lambda block: block["style"] == "figure")
+    if figure is None:
+        return None
+    before = figure.get("width")
+    figure["width"] = rng.choice([w for w in (None, "300px", "480px", "50%") if w != before])
+    return f"{page.docname}: {figure['label']} width {before} -> {figure['width']}"
 
 
 @edit
