@@ -140,6 +140,25 @@ def test_an_edit_shows_without_a_reload_at_the_same_place(page: Page, preview: R
     _marker_shown(page, "first")
 
 
+def test_each_rebuild_is_incremental_and_prints_its_warnings_located(
+    page: Page, preview: Running
+) -> None:
+    page.goto(preview.url + "ch1.html", wait_until="load")
+    chapter = preview.book / "ch1.md"
+    broken = _chapter("third") + "\nSee {doc}`a-page-that-is-not-there`.\n"
+    chapter.write_text(broken, encoding="utf-8")
+    try:
+        _marker_shown(page, "third")
+        line = broken.splitlines().index("See {doc}`a-page-that-is-not-there`.") + 1
+        log = preview.log.read_text(errors="replace")
+        # The warning, located, in the terminal; and only the edited page was read again.
+        assert re.search(rf"ch1\.md:{line}: WARNING: unknown document", log), log[-3000:]
+        assert "updating environment: 0 added, 1 changed, 0 removed" in log
+    finally:
+        chapter.write_text(_chapter("first"), encoding="utf-8")
+    _marker_shown(page, "first")
+
+
 def test_a_failed_build_shows_a_banner_until_the_next_good_build(
     page: Page, preview: Running
 ) -> None:
