@@ -261,8 +261,9 @@ def build_failed(preview: Preview, wait: float = BUILDING_WAIT_S) -> bool:
         time.sleep(0.05)
 
 
-def banner(preview: Preview) -> str:
-    """The failed build's banner: what happened, and the end of Sphinx's messages."""
+def banner(preview: Preview, page: bool = True) -> str:
+    """The failed build's banner: what happened, and the end of Sphinx's messages;
+    ``page``: above the last good build's page (else there is none)."""
     try:
         lines = preview.warnings_file.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
@@ -272,8 +273,9 @@ def banner(preview: Preview) -> str:
         f'<div id="{BANNER_ID}" role="alert" style="position:sticky;top:0;z-index:2147483647;'
         "margin:0;padding:.75rem 1rem;background:#9b1c1c;color:#fff;"
         'font:15px/1.4 system-ui,sans-serif;text-align:left">'
-        "<strong>The last build failed.</strong> This page is from the last good build. "
-        "Fix the error and save: the next good build removes this banner."
+        "<strong>The last build failed.</strong> "
+        + ("This page is from the last good build. " if page else "No good build wrote this page. ")
+        + "Fix the error and save: the next good build removes this banner."
         '<pre style="white-space:pre-wrap;margin:.5rem 0 0;padding:0;background:none;'
         "color:inherit;max-height:40vh;overflow:auto;"
         f'font:13px/1.4 ui-monospace,monospace">{html.escape(tail)}</pre></div>'
@@ -283,8 +285,16 @@ def banner(preview: Preview) -> str:
 _BODY = re.compile(rb"<body\b[^>]*>", re.IGNORECASE)
 
 
+#: What is served, with the banner, where no good build wrote a page: it reloads itself
+#: every two seconds (sphinx-autobuild's reload script is only in the pages it serves).
+_NO_PAGE = (
+    b'<!DOCTYPE html><html lang="en"><meta charset="utf-8"><meta http-equiv="refresh" '
+    b'content="2"><title>The build failed</title><body>'
+)
+
+
 def _with_banner(page: bytes, preview: Preview) -> bytes:
-    text = banner(preview).encode("utf-8")
+    text = banner(preview, page=page != _NO_PAGE).encode("utf-8")
     body = _BODY.search(page)
     at = body.end() if body else 0
     return page[:at] + text + page[at:]
@@ -381,8 +391,7 @@ def _handler(preview: Preview) -> type[http.server.BaseHTTPRequestHandler]:
             status = response.status
             if (is_page or status == 404) and self.command == "GET" and build_failed(preview):
                 if not is_page:
-                    body, kept = b"<!DOCTYPE html><title>Build failed</title><body>", {}
-                    kept["Content-Type"] = "text/html; charset=utf-8"
+                    body, kept = _NO_PAGE, {"Content-Type": "text/html; charset=utf-8"}
                 body = _with_banner(body, preview)
             self._answer(status, kept, body, send_body)
 
@@ -447,6 +456,7 @@ def run_preview(preview: Preview, open_browser: bool = False) -> int:
         bufsize=1,
     )
     threading.Thread(target=_relay, args=(autobuild.stdout, preview), daemon=True).start()
+    interrupted = False
     try:
         _wait_for_port(preview.host, preview.autobuild_port, autobuild)
 
@@ -461,7 +471,7 @@ def run_preview(preview: Preview, open_browser: bool = False) -> int:
             webbrowser.open(preview.url)
         server.serve_forever()
     except KeyboardInterrupt:
-        pass
+        interrupted = True
     finally:
         server.server_close()
         if autobuild.poll() is None:
@@ -470,4 +480,9 @@ def run_preview(preview: Preview, open_browser: bool = False) -> int:
                 autobuild.wait(10)
             except subprocess.TimeoutExpired:
                 autobuild.kill()
-    return 0 if autobuild.returncode in (0, None, -15) else 1
+    if not interrupted and autobuild.returncode not in (0, None):
+        raise CliError(
+            f"sphinx-autobuild stopped (exit code {autobuild.returncode}): its messages are above",
+            exit_code=1,
+        )
+    return 0

@@ -18,6 +18,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,20 +53,10 @@ def _chapter(marker: str) -> str:
     return CHAPTER.format(marker=marker)
 
 
-@pytest.fixture(scope="module")
-def preview(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
-    """``sphinx-playbook preview BOOK --port 0`` running until the module ends."""
-    folder = tmp_path_factory.mktemp("preview")
-    book = write_project(
-        folder / "book",
-        {
-            "index.md": "---\ntitle: A previewed book\n---\n# A previewed book\n\n"
-            "Start here.\n\n```{toctree}\nch1\n```\n",
-            "ch1.md": _chapter("first"),
-        },
-        conf=CONF_TEXT,
-    )
-    log = folder / "preview.log"
+@contextmanager
+def _running(book: Path, log: Path) -> Iterator[str]:
+    """``sphinx-playbook preview BOOK --port 0`` until the block ends; yields its URL.
+    The whole process group is killed on the way out, whatever happened."""
     command = [
         sys.executable,
         "-c",
@@ -81,16 +72,11 @@ def preview(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
         )
     try:
         deadline = time.monotonic() + START_S
-        url = None
-        while url is None:
-            found = re.search(r"serving (http://\S+/my-book/)", log.read_text())
-            if found:
-                url = found.group(1).rstrip(";")
-            elif process.poll() is not None or time.monotonic() > deadline:
+        while not (found := re.search(r"serving (http://[^\s;]+)", log.read_text())):
+            if process.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"the preview did not start:\n{log.read_text()}", pytrace=False)
-            else:
-                time.sleep(0.2)
-        yield Running(url=url, book=book, log=log)
+            time.sleep(0.2)
+        yield found.group(1)
     finally:
         for sent in (signal.SIGTERM, signal.SIGKILL):
             try:
@@ -102,6 +88,24 @@ def preview(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
                 break
             except subprocess.TimeoutExpired:
                 continue
+
+
+@pytest.fixture(scope="module")
+def preview(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    """A small book with html_baseurl, previewed until the module ends."""
+    folder = tmp_path_factory.mktemp("preview")
+    book = write_project(
+        folder / "book",
+        {
+            "index.md": "---\ntitle: A previewed book\n---\n# A previewed book\n\n"
+            "Start here.\n\n```{toctree}\nch1\n```\n",
+            "ch1.md": _chapter("first"),
+        },
+        conf=CONF_TEXT,
+    )
+    log = folder / "preview.log"
+    with _running(book, log) as url:
+        yield Running(url=url, book=book, log=log)
 
 
 @pytest.fixture
@@ -201,3 +205,22 @@ def test_the_book_is_served_under_the_sub_path_of_html_baseurl(
     with pytest.raises(urllib.error.HTTPError) as outside:
         urllib.request.urlopen(root + "ch1.html", timeout=30)
     assert outside.value.code == 404
+
+
+def test_a_first_build_that_fails_shows_why_then_the_book_once_fixed(
+    browser: Browser, tmp_path: Path
+) -> None:
+    book = write_project(
+        tmp_path / "book", {"index.md": "# Fixed\n\nText.\n"}, conf=CONF + "x = [\n"
+    )
+    with _running(book, tmp_path / "preview.log") as url:
+        context = browser.new_context()
+        context.set_default_timeout(REBUILD_MS)
+        page = context.new_page()
+        response = page.goto(url, wait_until="load")
+        assert response is not None and response.status == 404  # no page was ever built
+        assert "No good build wrote this page" in page.inner_text(BANNER)
+        (book / "conf.py").write_text(CONF, encoding="utf-8")
+        page.wait_for_selector(BANNER, state="detached", timeout=REBUILD_MS)
+        page.wait_for_function("() => document.title.startsWith('Fixed')")
+        context.close()
