@@ -194,24 +194,24 @@ COMMIT = "5e5a9c1c7ea1e6e8fdc1e9a8a4c4ce1e0ad1f2f3"
 @pytest.mark.parametrize(
     ("direct_url", "expected"),
     [
-        (None, ["sphinx-playbook>=0.4.1"]),
+        (None, ["sphinx-playbook[pdf]>=0.4.1"]),
         (
             {"url": "https://github.com/me/sphinx-playbook.git",
              "vcs_info": {"vcs": "git", "commit_id": COMMIT, "requested_revision": "main"}},
-            [f"sphinx-playbook @ git+https://github.com/me/sphinx-playbook.git@{COMMIT}"],
+            [f"sphinx-playbook[pdf] @ git+https://github.com/me/sphinx-playbook.git@{COMMIT}"],
         ),
         (
             {"url": "https://github.com/me/mono", "subdirectory": "python",
              "vcs_info": {"vcs": "git", "commit_id": COMMIT}},
-            [f"sphinx-playbook @ git+https://github.com/me/mono@{COMMIT}#subdirectory=python"],
+            [f"sphinx-playbook[pdf] @ git+https://github.com/me/mono@{COMMIT}#subdirectory=python"],
         ),
         (
             {"url": "https://files.example/sphinx_playbook-0.4.1-py3-none-any.whl",
              "archive_info": {"hashes": {"sha256": "ab12"}}},
-            ["sphinx-playbook @ https://files.example/sphinx_playbook-0.4.1-py3-none-any.whl"
+            ["sphinx-playbook[pdf] @ https://files.example/sphinx_playbook-0.4.1-py3-none-any.whl"
              "#sha256=ab12"],
         ),
-        ("{not json", ["sphinx-playbook>=0.4.1"]),
+        ("{not json", ["sphinx-playbook[pdf]>=0.4.1"]),
     ],
     ids=["index", "git", "git-subdirectory", "archive-url", "unreadable"],
 )  # fmt: skip
@@ -239,11 +239,11 @@ def test_requirement_reproduces_the_install(direct_url, expected):
 def test_a_local_install_asks_for_the_release_and_says_what_to_write(record, what):
     """Read the Docs and CI cannot reach a path on this machine."""
     lines = requirement_lines(json.dumps(record), "0.4.1")
-    assert lines[-1] == "sphinx-playbook>=0.4.1"
+    assert lines[-1] == "sphinx-playbook[pdf]>=0.4.1"
     comment = " ".join(line.lstrip("# ") for line in lines[:-1])
     assert all(line.startswith("# ") for line in lines[:-1])
     assert f"installed from a local {what}" in comment
-    assert "sphinx-playbook @ git+https://github.com/OWNER/REPOSITORY@COMMIT" in comment
+    assert "sphinx-playbook[pdf] @ git+https://github.com/OWNER/REPOSITORY@COMMIT" in comment
     assert "/home/me" not in comment and "/tmp" not in comment
 
 

@@ -15,15 +15,18 @@ from typing import Any
 from urllib.parse import urlsplit
 
 DISTRIBUTION = "sphinx-playbook"
+#: What a book installs: with the ``pdf`` extra, so that its PDF (Read the Docs'
+#: ``formats: [pdf]``, ``make latexpdf``) shows its SVG figures.
+REQUIREMENT = f"{DISTRIBUTION}[pdf]"
 
 #: What to write instead of a local path: a pushed commit of a repository.
-GIT_EXAMPLE = f"{DISTRIBUTION} @ git+https://github.com/OWNER/REPOSITORY@COMMIT"
+GIT_EXAMPLE = f"{REQUIREMENT} @ git+https://github.com/OWNER/REPOSITORY@COMMIT"
 
 
 def requirement_lines(direct_url: str | None, version: str) -> list[str]:
     """The lines of requirements.txt for an install described by ``direct_url``
     (the text of ``direct_url.json``, None when there is none) at ``version``."""
-    released = f"{DISTRIBUTION}>={version}"
+    released = f"{REQUIREMENT}>={version}"
     record = _parse(direct_url)
     if record is None:
         return [released]
@@ -33,7 +36,7 @@ def requirement_lines(direct_url: str | None, version: str) -> list[str]:
     if isinstance(vcs_info, dict) and not local:
         vcs, commit = vcs_info.get("vcs"), vcs_info.get("commit_id")
         if isinstance(vcs, str) and isinstance(commit, str) and vcs and commit:
-            line = f"{DISTRIBUTION} @ {vcs}+{url}@{commit}"
+            line = f"{REQUIREMENT} @ {vcs}+{url}@{commit}"
             subdirectory = record.get("subdirectory")
             if isinstance(subdirectory, str) and subdirectory:
                 line += f"#subdirectory={subdirectory}"
@@ -41,7 +44,7 @@ def requirement_lines(direct_url: str | None, version: str) -> list[str]:
         return [released]
     archive_info = record.get("archive_info")
     if isinstance(archive_info, dict) and not local:
-        return [f"{DISTRIBUTION} @ {url}{_hash_fragment(archive_info)}"]
+        return [f"{REQUIREMENT} @ {url}{_hash_fragment(archive_info)}"]
     if not local:
         return [released]
     what = "file" if isinstance(record.get("archive_info"), dict) else "folder"
