@@ -179,7 +179,8 @@ class InteractiveFigureDirective(PlaybookDirective):
                 for suffix in FALLBACK_SUFFIXES
                 if Path(self.env.relfn2path(stem + suffix, self.env.docname)[1]).is_file()
             ]
-            # Several formats: let each builder pick (SVG for HTML, PNG for LaTeX).
+            # Several formats: let each builder pick (SVG for HTML; for LaTeX,
+            # latex/svg.py makes a PDF of the SVG).
             fallback = (stem + ".*") if len(found) > 1 else (found[0] if found else None)
         elif fallback.endswith(".*"):  # one image in several formats: each builder picks
             if not any(
