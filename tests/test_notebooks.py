@@ -12,7 +12,18 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import copy_root, page_path, read_page, soup, sphinx_build, warning_text, write_project
+from helpers import (
+    build,
+    copy_root,
+    page_path,
+    read_page,
+    soup,
+    sphinx_build,
+    warning_text,
+    write_project,
+)
+
+from sphinx_playbook.notebooks.plotly import PLOTLY_MIME
 
 ORIGIN = re.compile(r"^(?:https?:)?//", re.IGNORECASE)
 
@@ -173,6 +184,103 @@ def test_a_rebuild_after_an_edit_equals_a_fresh_build(tmp_path: Path) -> None:
     assert rebuilt == again
     frames = sorted(p.name for p in (tmp_path / "inc" / "_interactive").glob("*.html"))
     assert frames == sorted(p.name for p in (tmp_path / "fresh" / "_interactive").glob("*.html"))
+
+
+# -- builders without frames: the figure, never its text/plain "Figure()" -------------
+
+#: What cell 3 (a Plotly bar chart stored without an image) gets in the copy below.
+BARS_ALT = "Three bars, a, b and c, of heights 1, 3 and 2."
+BARS_CAPTION = "Throughput by group."
+BARS_LEGEND = "Group b leads by a factor of three."
+#: Cell 4 (plotly's text/html, no image) keeps the alt text made for it.
+HTML_ALT = "Interactive figure (cell 4 of article.ipynb)"
+
+
+@pytest.fixture(scope="module")
+def elsewhere(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The fixture with a legend, a label and alt text on the bar chart, built by the
+    LaTeX, text and EPUB builders."""
+    root = tmp_path_factory.mktemp("nb-elsewhere")
+    srcdir = copy_root("notebooks", root / "src")
+    path = srcdir / "article.ipynb"
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    bars = notebook["cells"][2]
+    assert "image/png" not in bars["outputs"][0]["data"]
+    bars["metadata"]["playbook"] = {
+        "legend": f"{BARS_CAPTION}\n\n{BARS_LEGEND}",
+        "label": "fig-bars",
+        "alt": BARS_ALT,
+    }
+    path.write_text(json.dumps(notebook, indent=1), encoding="utf-8")
+    for builder in ("latex", "text", "epub"):
+        build(srcdir, root / builder, builder, "-N")
+    return root
+
+
+def _tex_figures(tex: str) -> list[str]:
+    return re.findall(r"\\begin\{figure\}.*?\\end\{figure\}", tex, re.DOTALL)
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_latex_shows_the_alt_text_and_legend_of_a_figure_without_an_image(elsewhere) -> None:
+    tex = next((elsewhere / "latex").glob("*.tex")).read_text(encoding="utf-8")
+    verbatim = re.findall(
+        r"\\begin\{sphinxVerbatim\}.*?\n(.*?)\\end\{sphinxVerbatim\}", tex, re.DOTALL
+    )
+    assert verbatim and "Figure()" not in [block.strip() for block in verbatim]
+    figures = {
+        label: _words(figure)
+        for figure in _tex_figures(tex)
+        for label in re.findall(r"\\label\{\\detokenize\{article:([\w-]+)\}\}", figure) or [None]
+    }
+    bars = figures["fig-bars"]
+    assert BARS_ALT in bars and f"\\caption{{{BARS_CAPTION}}}" in bars
+    assert BARS_LEGEND in bars  # the legend below the caption, in the same figure
+    assert "includegraphics" not in bars
+    # The Plotly output stored as text/html, without an image: its alt text, as a figure.
+    assert any(HTML_ALT in figure for figure in figures.values())
+    # A Plotly figure with its PNG: the image, captioned, labelled, as one figure.
+    loss = figures["fig-loss"]
+    assert "\\sphinxincludegraphics" in loss and "\\caption{Training loss by step." in loss
+
+
+def test_text_shows_the_alt_text_and_legend_of_a_figure_without_an_image(elsewhere) -> None:
+    text = (elsewhere / "text" / "article.txt").read_text(encoding="utf-8")
+    blocks = [_words(block) for block in re.split(r"\n\s*\n", text) if block.strip()]
+    assert "Figure()" not in blocks
+    at = blocks.index(BARS_ALT)
+    assert blocks[at + 1] == BARS_CAPTION and blocks[at + 2] == BARS_LEGEND
+    assert HTML_ALT in blocks
+    # Text takes no image: the one stored with the loss curve is its alt text.
+    assert any(b.startswith("[image: Interactive figure: Training loss]") for b in blocks)
+
+
+def test_epub_shows_the_image_or_the_alt_text_with_the_legend(elsewhere) -> None:
+    page = soup(elsewhere / "epub" / "article.xhtml")
+    assert page.find("iframe") is None and page.find("script", src=True) is None
+    cells = [c.get_text(" ", strip=True) for c in page.select(".cell_output")]
+    assert "Figure()" not in cells
+    bars = page.find("figure", id="fig-bars")
+    assert bars.select_one(".pb-interactive__alt").get_text(strip=True) == BARS_ALT
+    assert BARS_CAPTION in bars.find("figcaption").get_text()
+    assert BARS_LEGEND in bars.get_text(" ", strip=True)
+    loss = page.find("figure", id="fig-loss")
+    assert loss.find("img")["alt"] == "Interactive figure: Training loss"
+    assert len(loss.find_all("img")) == 1 and loss.find_parent("figure") is None
+    assert page.find(string=HTML_ALT) is not None
+
+
+def test_a_priority_of_none_leaves_the_output_to_myst_nb(tmp_path: Path) -> None:
+    srcdir = copy_root("notebooks", tmp_path / "src")
+    with (srcdir / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.write(f"nb_mime_priority_overrides = [('text', {PLOTLY_MIME!r}, None)]\n")
+    text = (build(srcdir, tmp_path / "text", "text", "-N") / "article.txt").read_text("utf-8")
+    blocks = [_words(block) for block in re.split(r"\n\s*\n", text) if block.strip()]
+    assert blocks.count("Figure()") == 2  # the JSON outputs, as myst-nb chooses
+    assert HTML_ALT in blocks  # the text/html one is still the figure
 
 
 EXECUTED = """---

@@ -117,6 +117,9 @@ READ_DOCINFO_FIELDS = 330
 
 # -- post-transforms (write phase) --------------------------------------------------
 
+#: Builders without frames: a notebook's Plotly output becomes its figure before
+#: myst-nb's SelectMimeType (4) would choose its text/plain.
+CHOOSE_NOTEBOOK_FIGURES = 3
 #: A notebook figure's caption moved into the figure its output became, after
 #: myst-nb's SelectMimeType (4) chose the output; before the cards and frames.
 JOIN_NOTEBOOK_FIGURES = 100

@@ -15,6 +15,7 @@ from sphinx.application import Sphinx
 
 from ..diagnostics import PlaybookWarning, warn
 from .cells import JoinNotebookFigures, NotebookCells
+from .mime import ChooseNotebookFigures
 
 #: myst-nb's entry point group for MIME renderer plugins, and ours in it.
 MIME_RENDERERS = "myst_nb.mime_renderers"
@@ -38,5 +39,6 @@ def _check_plugin(app: Sphinx) -> None:
 def setup_notebooks(app: Sphinx) -> None:
     """Harmless without myst-nb: no cell container is ever found."""
     app.add_transform(NotebookCells)
+    app.add_post_transform(ChooseNotebookFigures)
     app.add_post_transform(JoinNotebookFigures)
     app.connect("builder-inited", _check_plugin)

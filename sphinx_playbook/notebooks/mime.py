@@ -4,7 +4,12 @@
 It takes Plotly figures (:mod:`.plotly`) and HTML tables (pandas), and leaves
 every other output to myst-nb's own renderer by returning None. Its priority
 overrides make HTML builders choose the Plotly figure over the image and HTML
-that plotly stores beside it, and other builders the image first.
+that plotly stores beside it. Other builders (LaTeX, EPUB, text...) show no
+frame, and myst-nb's priorities would give them the output's ``text/plain``
+("Figure()") whenever they take none of the stored images, or none is stored:
+:class:`ChooseNotebookFigures` gives them the figure instead, as
+``interactive-figure`` does, which shows the stored image or else the alt text,
+with the legend.
 """
 
 from __future__ import annotations
@@ -13,7 +18,12 @@ import re
 from typing import Any, ClassVar
 
 from docutils import nodes
+from sphinx.transforms.post_transforms import SphinxPostTransform
 
+from ..directives.base import COMPONENT
+from ..interactive.directive import COMPONENT_NAME
+from ..machinery import priorities
+from ..machinery.state import build_facts
 from .plotly import PLOTLY_MIME, draws_with_plotly, from_plotly_html, from_plotly_json
 
 #: Builders whose pages show the interactive figure itself.
@@ -49,10 +59,9 @@ def table_html(html: str) -> str | None:
 class PlaybookMimeRenderer:
     """A ``myst_nb.core.render.MimeRenderPlugin``."""
 
+    # Elsewhere (LaTeX, EPUB, text...) ChooseNotebookFigures chooses the figure.
     mime_priority_overrides: ClassVar[list[tuple[str, str, int | None]]] = [
-        # Elsewhere (LaTeX, EPUB...) the stored image first, the figure's alt text after it.
-        ("*", PLOTLY_MIME, 95),
-        *[(builder, PLOTLY_MIME, 5) for builder in HTML_BUILDERS],
+        (builder, PLOTLY_MIME, 5) for builder in HTML_BUILDERS
     ]
 
     @staticmethod
@@ -69,3 +78,59 @@ class PlaybookMimeRenderer:
             if table is not None:
                 return [nodes.raw("", table, format="html", classes=["output", "text_html"])]
         return None
+
+
+def _figure_of(choice: nodes.Element) -> nodes.figure | None:
+    """The interactive figure our plugin made of one MIME type of an output, if it did."""
+    if len(choice.children) != 1:
+        return None
+    node = choice.children[0]
+    if isinstance(node, nodes.figure) and node.get(COMPONENT) == COMPONENT_NAME:
+        return node
+    return None
+
+
+class ChooseNotebookFigures(SphinxPostTransform):
+    """Builders that draw no frame (LaTeX, EPUB, text...): an output our plugin made an
+    interactive figure of becomes that figure, its stored image or alt text with
+    the legend, before myst-nb's SelectMimeType would choose its ``text/plain``.
+
+    A MIME type that ``nb_mime_priority_overrides`` turns off for the builder
+    (priority None) is left to myst-nb.
+    """
+
+    default_priority = priorities.CHOOSE_NOTEBOOK_FIGURES
+
+    def is_supported(self) -> bool:
+        facts = build_facts(self.env)
+        framed = facts.html and not facts.builder_name.startswith("epub")
+        return "myst_nb" in facts.extensions and not framed
+
+    def _turned_off(self) -> set[str]:
+        builder = build_facts(self.env).builder_name
+        priority: dict[str, int | None] = {}
+        for entry in getattr(self.config, "nb_mime_priority_overrides", None) or ():
+            if len(entry) == 3 and entry[0] in ("*", builder):
+                priority[entry[1]] = entry[2]
+        return {mime for mime, value in priority.items() if value is None}
+
+    def run(self, **kwargs: Any) -> None:
+        turned_off = self._turned_off()
+        bundles = [
+            node
+            for node in self.document.findall(nodes.container)
+            if node.get("nb_element") == "mime_bundle"
+        ]
+        for bundle in bundles:
+            figures = {
+                child["mime_type"]: figure
+                for child in bundle.children
+                if isinstance(child, nodes.container)
+                and child.get("mime_type") not in turned_off
+                and (figure := _figure_of(child)) is not None
+            }
+            # The JSON first, as the HTML builders choose it (plotly may store both).
+            figure = figures.get(PLOTLY_MIME) or next(iter(figures.values()), None)
+            if figure is not None:
+                figure.parent.remove(figure)
+                bundle.replace_self(figure)
