@@ -12,6 +12,7 @@ server's own script, has the marker in its text::
 
     python benchmarks/preview.py                  # 50 chapters, 5 edits each
     python benchmarks/preview.py --chapters 6 --runs 5
+    python benchmarks/preview.py --notebook       # a notebook cell edit, executed (cache)
 
 It prints the medians (min to max) and the budget of issue 41: median <= 1.0 s and
 no slower than the baseline.
@@ -73,11 +74,47 @@ def running(command: list[str], log: Path, ready: str) -> Iterator[str]:
                 continue
 
 
-def edit_to_page(page: Page, chapter: Path, marker: str) -> float:
-    """Seconds from writing a sentence with ``marker`` to the page showing it."""
-    text = chapter.read_text(encoding="utf-8")
+#: With --notebook: a MyST-NB text notebook whose one code cell prints the marker.
+NOTEBOOK = """---
+orphan: true
+file_format: mystnb
+kernelspec:
+  name: python3
+  display_name: Python 3
+---
+# A notebook
+
+A paragraph of prose before the cell.
+
+```{{code-cell}} python3
+print("The edit says {marker}.")
+```
+"""
+
+
+def with_notebook(book: Path) -> None:
+    """Add NOTEBOOK to ``book``, with myst-nb executing it through jupyter-cache."""
+    conf = book / "conf.py"
+    text = conf.read_text(encoding="utf-8")
+    if '"myst_parser"' in text:  # the baseline: myst-nb brings myst-parser itself
+        text = text.replace('"myst_parser"', '"myst_nb"')
+    else:
+        text = text.replace(
+            'extensions = ["sphinx_playbook"]', 'extensions = ["sphinx_playbook", "myst_nb"]'
+        )
+    conf.write_text(text + '\nnb_execution_mode = "cache"\n', encoding="utf-8")
+    (book / "notebook.md").write_text(NOTEBOOK.format(marker="start"), encoding="utf-8")
+
+
+def edit_to_page(page: Page, source: Path, marker: str) -> float:
+    """Seconds from saving an edit with ``marker`` to the page showing it: a sentence
+    added to a chapter, or the printed text of the notebook's cell."""
+    if source.name == "notebook.md":
+        text = NOTEBOOK.format(marker=marker)
+    else:
+        text = source.read_text(encoding="utf-8") + f"\nThe edit says {marker}.\n"
     start = time.perf_counter()
-    chapter.write_text(text + f"\nThe edit says {marker}.\n", encoding="utf-8")
+    source.write_text(text, encoding="utf-8")
     page.wait_for_function(
         "m => document.body && document.body.innerText.includes(m)",
         arg=f"The edit says {marker}.",
@@ -97,10 +134,19 @@ def main(argv: list[str] | None = None) -> None:
         help="also the baseline book through sphinx-playbook preview: what the preview's "
         "own layer (sub-path server, build-state hooks) costs, apart from the extension",
     )
+    parser.add_argument(
+        "--notebook",
+        action="store_true",
+        help='edit a notebook cell instead (myst-nb, nb_execution_mode = "cache")',
+    )
     arguments = parser.parse_args(argv)
+    page_name = "notebook" if arguments.notebook else CHAPTER
     with tempfile.TemporaryDirectory(prefix="preview-bench-") as folder:
         root = Path(folder)
         ours, baseline = write_books(root, arguments.chapters)
+        if arguments.notebook:
+            with_notebook(ours)
+            with_notebook(baseline)
         wrapped = root / "wrapped"
         if arguments.wrapper:
             shutil.copytree(baseline, wrapped)
@@ -140,17 +186,18 @@ def main(argv: list[str] | None = None) -> None:
             pages = {}
             for name, (_, url) in sides.items():
                 page = browser.new_page(viewport={"width": 1440, "height": 900})
-                page.goto(url + f"{CHAPTER}.html", wait_until="load")
+                page.goto(url + f"{page_name}.html", wait_until="load")
                 pages[name] = page
             times: dict[str, list[float]] = {name: [] for name in sides}
             for run in range(arguments.runs + 1):  # the first edit of each side warms up
                 for name, (book, _) in sides.items():
-                    seconds = edit_to_page(pages[name], book / f"{CHAPTER}.md", f"m{run}x")
+                    seconds = edit_to_page(pages[name], book / f"{page_name}.md", f"m{run}x")
                     if run:
                         times[name].append(seconds)
                     time.sleep(1.0)  # let the server settle before the next edit
             browser.close()
-    print(f"\nEdit-to-page time, {arguments.chapters} chapters, {arguments.runs} edits:")
+    what = "a notebook cell" if arguments.notebook else "a chapter's prose"
+    print(f"\nEdit-to-page time, {what}, {arguments.chapters} chapters, {arguments.runs} edits:")
     for name, samples in times.items():
         print(
             f"  {name}: median {statistics.median(samples):.2f} s "
