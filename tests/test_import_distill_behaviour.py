@@ -76,7 +76,7 @@ def test_inline_handlers_stay_on_their_elements_and_are_counted(behaviour):
     ]
     assert soup.select_one("span[onmouseover]").get_text() == "hover me"
     assert (
-        "3 inline handlers (onclick x2, onmouseover x1): 3 kept on their elements"
+        "4 inline handlers (onclick x3, onmouseover x1): 4 kept on their elements"
         in (behaviour["report"])
     )
     assert "LOST" not in behaviour["report"]
@@ -95,9 +95,16 @@ def test_classes_the_css_addresses_are_kept(behaviour):
     assert details.select_one('annotation[encoding="application/x-tex"]').get_text() == "x^2"
     assert soup.select_one("button.toggle")["data-target"] == "details-1"
     assert (
-        "1 elements the article's CSS hides until a script shows them (.content)"
-        in (behaviour["report"])
+        "2 elements the article's CSS hides until a script shows them (.content, .hidden)"
+        in behaviour["report"]
     )
+    # A heading that opens a collapsed part holding headings: still a section heading,
+    # its handler on a span around its text; the part kept closed with its headings.
+    toggle = soup.select_one("section > h2 > span.clickable[onclick]")
+    assert toggle is not None and toggle.get_text() == "More details"
+    more = soup.select_one("div.hidden#more")
+    assert more.select_one("h3#inner").get_text() == "Inner heading"
+    assert more.select_one('annotation[encoding="application/x-tex"]').get_text() == "y"
     assert "not in the page as it was" not in behaviour["report"]
 
 

@@ -106,6 +106,11 @@ def test_links_with_handlers_drive_the_figure_and_buttons_open_sections(browser,
         assert not details.is_visible()
         page.locator("button.toggle").click()
         assert details.is_visible()
+        # A heading whose onclick opens a collapsed part holding headings.
+        more = page.locator("#more")
+        assert not more.is_visible()
+        page.locator("h2 > span.clickable").click()
+        assert more.is_visible()
         # The debate's speakers, drawn by the article's CSS from li.red / li.blue.
         speaker = page.evaluate(
             "getComputedStyle(document.querySelector('ol.debate li.red > span'),"

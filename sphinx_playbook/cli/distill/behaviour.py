@@ -21,8 +21,9 @@ from pathlib import Path
 from bs4 import BeautifulSoup, Tag
 
 from .assets import Assets, is_code_script
-from .elements import LAYOUT_CLASSES
+from .elements import GENERATED, LAYOUT_CLASSES
 from .report import Report
+from .source import V1_NAMES
 
 #: Distill's runtime, which the theme replaces (its own listeners are not the article's).
 DISTILL_RUNTIME = re.compile(r"template\.v\d(\.min)?\.js", re.IGNORECASE)
@@ -40,6 +41,13 @@ _ID = re.compile(r"#(-?[_a-zA-Z][\w-]*)")
 _ELEMENT = re.compile(r"(?:^|[\s>+~,(])([a-z][a-z0-9]*(?:-[a-z0-9]+)+)")
 #: Classes the converters already turn into Distill's layout and figure constructs.
 _OWN_CLASSES = frozenset(LAYOUT_CLASSES) | {"figure-legend", "marker"}
+#: Distill's elements the import converts (the theme writes their markup): a selector
+#: of the article reaching them reaches the theme's markup instead.
+_CONVERTED_ELEMENTS = frozenset(V1_NAMES) | frozenset(V1_NAMES.values()) | frozenset(GENERATED) | {
+    "d-title", "d-article", "d-appendix", "d-abstract", "d-acknowledgements", "d-math",
+    "d-cite", "d-footnote", "d-code", "d-front-matter", "d-references", "d-hover-box",
+    "dt-include",
+}  # fmt: skip
 #: An inline event handler attribute (onclick, onmouseover...).
 HANDLER = re.compile(r"^on[a-z]+$")
 
@@ -108,6 +116,7 @@ def read_behaviour(soup: BeautifulSoup, assets: Assets) -> Behaviour:
             else:
                 _read_selector(argument, found)
     found.classes -= _OWN_CLASSES
+    found.elements -= _CONVERTED_ELEMENTS
     for element in soup.find_all(True):
         element_id = element.get("id")
         if isinstance(element_id, str) and element_id:

@@ -86,7 +86,8 @@ class Context:
         self.text_line: int | None = None
         #: whether a figure kept its tags for its scripts (then Distill's figure style is due)
         self.shelled = False
-        #: elements the article's CSS or JS addresses, written with ``{#id .class}``
+        #: elements the article's CSS or JS addresses, written with ``{#id .class}`` (or a
+        #: heading's attributes on a span around its text)
         self.addressed_as_markdown: set[int] = set()
         #: the visible title and subtitle of <d-title>
         self.heading_title = ""

@@ -172,6 +172,20 @@ def addressed_block(cx: Context, node: Tag, legend: Tag | None) -> str | None:
         return None  # an interactive fragment, a mount point: kept by their converters
     if node.name in {"div", "section", "figure", "d-figure"} and scripted(cx, node):
         return None  # scripts draw into it: its shell keeps its tags
+    if node.find(["h1", "h2", "h3"]) is not None and _collapsed(cx, node):
+        # Collapsed until a button or heading opens it: kept closed, its headings rubrics
+        # (a section cannot start inside it), its text converted.
+        cx.report.doubt(
+            f"<{node.name}> (collapsed)",
+            node.sourceline,
+            f"hidden by the article's CSS until a script opens it ({_why(cx, node)}): kept "
+            "closed with its tags; the headings inside are not sections",
+        )
+        cx.nesting += 1
+        try:
+            return "\n\n".join(_merge_raw(_shell_parts(cx, node)))
+        finally:
+            cx.nesting -= 1
     if node.find(["h1", "h2", "h3"]) is not None:
         # A section's headings must stay headings (the table of contents, the labels).
         cx.report.doubt(
@@ -211,6 +225,11 @@ def addressed_block(cx: Context, node: Tag, legend: Tag | None) -> str | None:
         return "\n\n".join(_merge_raw(_shell_parts(cx, node)))
     finally:
         cx.nesting -= 1
+
+
+def _collapsed(cx: Context, node: Tag) -> bool:
+    classes = set(node.get("class") or [])
+    return bool(classes & cx.behaviour.hidden_classes)
 
 
 def _why(cx: Context, node: Tag) -> str:

@@ -60,6 +60,7 @@ def heading(cx: Context, node: Tag) -> str:
         )
         attributes = "".join(f' {k}="{attr_html(v)}"' for k, v in kept.items())
         text = f"<span{attributes}>{text}</span>"
+        cx.addressed_as_markdown.add(id(node))
     label = _unique_heading_id(cx, node, _heading_label(cx, node))
     if not text:
         cx.report.doubt(f"<{node.name}>", node.sourceline, "an empty heading is left out")
