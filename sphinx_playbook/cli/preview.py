@@ -15,9 +15,15 @@ front of it, without touching the pages the real build writes:
 - **A failed build shows on the page.** sphinx-autobuild reloads the page after a
   failed build too, which would show the last good build as if it were current.
   Its ``--pre-build`` and ``--post-build`` hooks (the second runs only when Sphinx
-  succeeded) record the state in a small file; while it says the last build
-  failed, the forwarding server writes a banner with Sphinx's error (from its
-  ``-w`` file) at the top of every page it serves. The next good build clears it.
+  succeeded) record the state in a small file: "building", with the process that
+  runs the build (the hook's parent), then "ok". A "building" whose process has
+  ended is a failed build (sphinx-autobuild runs each rebuild in a worker process
+  that ends with it; were that to change, a page would wait for the build up to
+  BUILDING_WAIT_S and then come without the banner, never with a wrong one). The
+  first build is ours, before sphinx-autobuild starts (``--no-initial``), so its
+  result is known directly. While the last build failed, the forwarding server
+  writes a banner with Sphinx's error (from its ``-w`` file) at the top of every
+  page it serves; the next good build clears it.
 
 The builds are incremental (never ``-E`` or ``-a``): an incremental build
 writes the same pages as a fresh one. Sphinx prints each build's warnings, with
@@ -231,7 +237,7 @@ def _write_status(preview: Preview, state: str) -> None:
 
 
 def _alive(pid: int) -> bool:
-    if sys.platform == "win32":  # os.kill(pid, 0) would end the process there
+    if pid <= 0 or sys.platform == "win32":  # os.kill(pid, 0) would end the process there
         return False
     try:
         os.kill(pid, 0)
