@@ -5,6 +5,7 @@ tests/browser/test_preview.py.
 
 from __future__ import annotations
 
+import importlib.metadata
 import shlex
 import subprocess
 import sys
@@ -116,3 +117,19 @@ def test_without_book_it_previews_the_book_folder_of_a_new_project(
     assert plan_preview(None).book == book.resolve()
     monkeypatch.chdir(book)
     assert plan_preview(None).book == book.resolve()
+
+
+def test_an_older_sphinx_autobuild_is_one_line_saying_which_to_install(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """2024.10 (the oldest the extra allowed) has no --post-build."""
+    version = importlib.metadata.version
+    monkeypatch.setattr(
+        importlib.metadata,
+        "version",
+        lambda name: "2024.10.3" if name == "sphinx-autobuild" else version(name),
+    )
+    assert main(["preview", str(_book(tmp_path))]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1
+    assert "2024.10.3 is installed" in error and '"sphinx-autobuild>=2025.8.25"' in error

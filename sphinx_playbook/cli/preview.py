@@ -38,6 +38,7 @@ import dataclasses
 import html
 import http.client
 import http.server
+import importlib.metadata
 import importlib.util
 import json
 import os
@@ -74,6 +75,8 @@ BUILDING_WAIT_S = 120.0
 HOOK_SCRIPT = Path(__file__).with_name("preview_hook.py")
 
 _INSTALL = 'pip install "sphinx-playbook[preview]"'
+#: The first sphinx-autobuild with ``--post-build`` (run only after a good build).
+OLDEST_AUTOBUILD = (2025, 8, 25)
 
 
 @dataclass(frozen=True)
@@ -172,6 +175,13 @@ def plan_preview(
     ``sphinx-playbook new``) when only that one holds a conf.py."""
     if importlib.util.find_spec("sphinx_autobuild") is None:
         raise CliError(f"the preview needs sphinx-autobuild: {_INSTALL}")
+    installed = _autobuild_version()
+    if installed is not None and installed < OLDEST_AUTOBUILD:
+        oldest, found = (".".join(map(str, v)) for v in (OLDEST_AUTOBUILD, installed))
+        raise CliError(
+            f"the preview needs sphinx-autobuild {oldest} or newer (for --post-build), and "
+            f'{found} is installed: pip install -U "sphinx-autobuild>={oldest}"'
+        )
     if book is None:  # the current folder, or the book/ of ``sphinx-playbook new``
         here = Path.cwd()
         book = (
@@ -197,6 +207,16 @@ def plan_preview(
         jobs=jobs,
         csp_off=bool(settings.get("playbook_csp")),
     )
+
+
+def _autobuild_version() -> tuple[int, ...] | None:
+    """sphinx-autobuild's calendar version (2025.8.25 -> (2025, 8, 25)), if it says."""
+    try:
+        text = importlib.metadata.version("sphinx-autobuild")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    numbers = re.match(r"(\d+)\.(\d+)\.(\d+)", text)
+    return tuple(int(n) for n in numbers.groups()) if numbers else None
 
 
 def sub_path(baseurl: str) -> str:
