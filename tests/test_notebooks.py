@@ -16,6 +16,7 @@ from helpers import (
     build,
     copy_root,
     page_path,
+    playbook_warnings,
     read_page,
     soup,
     sphinx_build,
@@ -170,20 +171,77 @@ def _edit(srcdir: Path) -> None:
     path.write_text(json.dumps(notebook, indent=1), encoding="utf-8")
 
 
-def test_a_rebuild_after_an_edit_equals_a_fresh_build(tmp_path: Path) -> None:
+def _html_files(outdir: Path) -> dict[str, bytes]:
+    """Every page, frame page, shared library and image a build wrote, by path."""
+    return {
+        str(path.relative_to(outdir)): path.read_bytes()
+        for pattern in ("**/*.html", "_interactive/*", "_static/interactive/*", "_images/**/*")
+        for path in outdir.glob(pattern)
+        if path.is_file() and ".doctrees" not in path.parts
+    }
+
+
+@pytest.mark.parametrize("builder", ["html", "dirhtml"])
+def test_a_rebuild_after_an_edit_equals_a_fresh_build(tmp_path: Path, builder: str) -> None:
     srcdir = copy_root("notebooks", tmp_path / "src")
-    sphinx_build("-N", "-q", "-b", "html", str(srcdir), str(tmp_path / "inc"))
+    build(srcdir, tmp_path / "inc", builder, "-N")
     _edit(srcdir)
-    sphinx_build("-N", "-q", "-b", "html", str(srcdir), str(tmp_path / "inc"))
+    build(srcdir, tmp_path / "inc", builder, "-N")
     fresh = copy_root("notebooks", tmp_path / "fresh-src")
     _edit(fresh)
-    sphinx_build("-N", "-q", "-b", "html", str(fresh), str(tmp_path / "fresh"))
-    rebuilt = page_path(tmp_path / "inc", "article").read_text(encoding="utf-8")
-    again = page_path(tmp_path / "fresh", "article").read_text(encoding="utf-8")
+    build(fresh, tmp_path / "fresh", builder, "-N")
+    rebuilt = page_path(tmp_path / "inc", "article", builder).read_text(encoding="utf-8")
+    again = page_path(tmp_path / "fresh", "article", builder).read_text(encoding="utf-8")
     assert "Validation loss by step." in rebuilt
     assert rebuilt == again
     frames = sorted(p.name for p in (tmp_path / "inc" / "_interactive").glob("*.html"))
     assert frames == sorted(p.name for p in (tmp_path / "fresh" / "_interactive").glob("*.html"))
+    # Every file: the old figure's frame page is gone, the index page is the same.
+    inc, fresh_files = _html_files(tmp_path / "inc"), _html_files(tmp_path / "fresh")
+    assert sorted(inc) == sorted(fresh_files)
+    assert [name for name in inc if inc[name] != fresh_files[name]] == []
+
+
+def _notebook_book(srcdir: Path, copies: int = 6) -> list[str]:
+    """Six more notebooks, each with its own labels and data (Sphinx reads and writes
+    in parallel from six pages)."""
+    text = (srcdir / "article.ipynb").read_text(encoding="utf-8")
+    names = [f"nb{n}" for n in range(copies)]
+    for n, name in enumerate(names):
+        notebook = json.loads(
+            text.replace("fig-loss", f"fig-loss-{n}").replace("fig-grid", f"fig-grid-{n}")
+        )
+        figure = notebook["cells"][1]["outputs"][0]["data"][PLOTLY_MIME]
+        figure["data"][0]["y"] = [3.0 + n, 2.1, 1.6, 1.4]
+        (srcdir / f"{name}.ipynb").write_text(json.dumps(notebook, indent=1), encoding="utf-8")
+    index = srcdir / "index.md"
+    index.write_text(
+        index.read_text(encoding="utf-8").replace(
+            "article\n", "article\n" + "\n".join(names) + "\n"
+        ),
+        encoding="utf-8",
+    )
+    return names
+
+
+def test_a_parallel_build_writes_what_a_serial_build_writes(tmp_path: Path) -> None:
+    srcdir = copy_root("notebooks", tmp_path / "src")
+    names = _notebook_book(srcdir)
+    outputs, warnings = {}, {}
+    for jobs in ("1", "2"):
+        outdir = tmp_path / f"j{jobs}"
+        result = sphinx_build("-N", "-q", "-j", jobs, "-b", "html", str(srcdir), str(outdir))
+        warnings[jobs] = sorted(playbook_warnings(result))
+        outputs[jobs] = _html_files(outdir)
+    assert {f"{name}.html" for name in names} <= outputs["1"].keys()
+    frames = [k for k in outputs["1"] if k.startswith("_interactive/") and k.endswith(".html")]
+    assert len(frames) == 3 * 7  # three Plotly figures on each of the seven notebooks
+    assert [k for k in outputs["1"] if k.startswith("_static/interactive/plotly")]
+    assert sorted(outputs["1"]) == sorted(outputs["2"])
+    assert [name for name in outputs["1"] if outputs["1"][name] != outputs["2"][name]] == []
+    # Each notebook's warnings, once, whichever process read it.
+    assert len([w for w in warnings["1"] if "without a static image" in w]) == 2 * 7
+    assert warnings["1"] == warnings["2"]
 
 
 # -- builders without frames: the figure, never its text/plain "Figure()" -------------
