@@ -18,7 +18,10 @@ from sphinx_playbook.cli import main
 
 FIXTURES = Path(__file__).parent / "data" / "distill"
 #: Every fixture article that imports (the others test the errors).
-IMPORTABLE = ("basic", "behaviour", "bib-src", "fragments", "grid", "panels", "published", "v1")
+IMPORTABLE = (
+    "basic", "behaviour", "bib-src", "fragments", "grid", "panels", "published", "v1",
+    "v1-published",
+)  # fmt: skip
 
 
 def import_and_build(source: Path, out: Path, capsys) -> dict:
@@ -153,3 +156,18 @@ def test_no_import_writes_an_id_twice(tmp_path, capsys, name):
     assert (result["code"], result["build"]) == (0, 0)
     counts = Counter(str(element["id"]) for element in result["soup"].find_all(id=True))
     assert [name for name, count in counts.items() if count > 1] == []
+
+
+def test_a_published_v1_include_is_not_inlined_twice(tmp_path, capsys):
+    """v1's runtime put part.html inside <dt-include> before the page was saved."""
+    result = import_and_build(FIXTURES / "v1-published", tmp_path / "o", capsys)
+    assert (result["code"], result["build"]) == (0, 0)
+    soup = result["soup"]
+    headings = [h for h in soup.select("h2") if h.get_text().startswith("An included section")]
+    assert len(headings) == 1
+    assert len(soup.select('[id="figure-x"]')) == 1
+    # What the published page holds, not the source file's empty mount point again.
+    assert "The figure's text, as published." in soup.select_one("#figure-x").get_text()
+    assert soup.find(string=lambda text: text and "drawn" in text) is None
+    # The HTML import (figure-x.html, dropped by browsers) is a line of the report.
+    assert "<link rel=import href='figure-x.html'> is not resolved" in result["report"]

@@ -111,11 +111,18 @@ def _read_v1(
 def _inline_includes(
     soup: BeautifulSoup, root: Path, counts: dict[str, int]
 ) -> list[tuple[int | None, str]]:
-    """Each ``<dt-include src>`` replaced by the file's content; (line, problem) of the
-    ones naming no file."""
+    """Each ``<dt-include src>`` replaced by the file's content (a published page's,
+    which holds it already, by what it holds); (line, problem) of the ones naming no file."""
     problems: list[tuple[int | None, str]] = []
     for include in soup.find_all("dt-include"):
         source = attr_value(include, "src")
+        if include.get_text().strip() or include.find(True) is not None:
+            # A published page: v1's runtime already put the file's content inside it.
+            include.unwrap()
+            counts["dt-include (already inlined)"] = (
+                counts.get("dt-include (already inlined)", 0) + 1
+            )
+            continue
         path = (root / source).resolve() if source else None
         if path is None or not path.is_file():
             problems.append((include.sourceline, f"<dt-include src={source!r}>: no such file"))
