@@ -122,7 +122,9 @@ def test_each_page_loads_the_smallest_bundle_that_draws_its_figures(project: Pat
     assert _plotly_of_each_figure(outdir, "menu") == {"menu": cartesian}
     assert _plotly_of_each_figure(outdir, "added") == {"added": full}
     # Each bundle once on the site, shared by the pages that need it.
-    written = sorted(p.read_bytes() for p in (outdir / "_static" / "interactive").glob("plotly-*.js"))
+    written = sorted(
+        p.read_bytes() for p in (outdir / "_static" / "interactive").glob("plotly-*.js")
+    )
     assert written == sorted([basic, cartesian, full])
 
 

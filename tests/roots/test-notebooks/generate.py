@@ -15,7 +15,9 @@ from pathlib import Path
 
 def png(width: int, height: int, rgb: bytes = b"\x33\x66\x99") -> str:
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
 
     rows = b"".join(b"\0" + rgb * width for _ in range(height))
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
@@ -55,7 +57,7 @@ PLOTLY_HTML = """<div>
 <div id="c0ffee" class="plotly-graph-div" style="height:420px; width:100%;"></div>
 <script type="text/javascript">window.PLOTLYENV=window.PLOTLYENV || {};
 if (document.getElementById("c0ffee")) {Plotly.newPlot("c0ffee", [{"type": "scatter", "x": [1, 2], "y": [2, 1]}], {"height": 420}, {"responsive": true})};</script>
-</div>"""
+</div>"""  # noqa: E501 (the script as plotly writes it)
 PANDAS = """<div>
 <style scoped>
     .dataframe tbody tr th:only-of-type { vertical-align: middle; }
@@ -87,7 +89,10 @@ CELLS = [
                 }
             )
         ],
-        playbook={"legend": "Training loss by step. The curve flattens after step 3.", "label": "fig-loss"},
+        playbook={
+            "legend": "Training loss by step. The curve flattens after step 3.",
+            "label": "fig-loss",
+        },
     ),
     code(
         "fig = px.bar(x=['a', 'b', 'c'], y=[1, 3, 2], width=600, height=400)\nfig.show()",
@@ -121,7 +126,10 @@ CELLS = [
                 "output_type": "execute_result",
                 "execution_count": 1,
                 "metadata": {},
-                "data": {"text/latex": "$\\displaystyle \\int x^{2}\\, dx$", "text/plain": "Integral(x**2, x)"},
+                "data": {
+                    "text/latex": "$\\displaystyle \\int x^{2}\\, dx$",
+                    "text/plain": "Integral(x**2, x)",
+                },
             }
         ],
     ),
