@@ -312,10 +312,10 @@ _BODY = re.compile(rb"<body\b[^>]*>", re.IGNORECASE)
 
 
 #: What is served, with the banner, where no good build wrote a page: it reloads itself
-#: every two seconds (sphinx-autobuild's reload script is only in the pages it serves).
+#: every three seconds (sphinx-autobuild's reload script is only in the pages it serves).
 _NO_PAGE = (
     b'<!DOCTYPE html><html lang="en"><meta charset="utf-8"><meta http-equiv="refresh" '
-    b'content="2"><title>The build failed</title><body>'
+    b'content="3"><title>The build failed</title><body>'
 )
 
 

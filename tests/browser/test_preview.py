@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 from helpers import CONF, write_project
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 pytestmark = pytest.mark.browser
 
@@ -174,13 +174,13 @@ def test_a_failed_build_shows_a_banner_until_the_next_good_build(
     conf = preview.book / "conf.py"
     conf.write_text(CONF_TEXT + "extensions = [\n", encoding="utf-8")
     try:
-        banner = page.wait_for_selector(BANNER, state="visible", timeout=REBUILD_MS)
-        assert banner is not None
-        text = banner.inner_text()
-        assert "The last build failed" in text
-        assert "syntax error" in text  # Sphinx's own message, from its warning file
+        banner = page.locator(BANNER)
+        expect(banner).to_be_visible(timeout=REBUILD_MS)
+        expect(banner).to_contain_text("The last build failed")
+        # Sphinx's own message, from its warning file.
+        expect(banner).to_contain_text("syntax error")
         # The last good build stays readable under the banner.
-        assert "The marker says first." in page.inner_text("body")
+        expect(page.locator("body")).to_contain_text("The marker says first.")
     finally:
         conf.write_text(CONF_TEXT, encoding="utf-8")
     page.wait_for_selector(BANNER, state="detached", timeout=REBUILD_MS)
@@ -225,8 +225,9 @@ def test_a_first_build_that_fails_shows_why_then_the_book_once_fixed(
         page = context.new_page()
         response = page.goto(url, wait_until="load")
         assert response is not None and response.status == 404  # no page was ever built
-        assert "No good build wrote this page" in page.inner_text(BANNER)
+        # The page refreshes itself: expect() retries across those navigations.
+        expect(page.locator(BANNER)).to_contain_text("No good build wrote this page")
         (book / "conf.py").write_text(CONF, encoding="utf-8")
         page.wait_for_selector(BANNER, state="detached", timeout=REBUILD_MS)
-        page.wait_for_function("() => document.title.startsWith('Fixed')")
+        expect(page).to_have_title(re.compile("^Fixed"), timeout=REBUILD_MS)
         context.close()
