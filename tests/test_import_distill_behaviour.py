@@ -57,7 +57,7 @@ def test_the_distill_events_runtime_is_a_file_loaded_by_the_page(behaviour):
     # The figure the script listens on keeps its tag and id.
     assert soup.select_one("d-figure#teaser > div.canvas-holder") is not None
     assert (
-        "listen to d-figure's events (offscreen x1, onscreen x1, ready x1)" in (behaviour["report"])
+        "listen to d-figure's events (offscreen x1, onscreen x2, ready x1)" in (behaviour["report"])
     )
 
 
@@ -78,6 +78,8 @@ def test_inline_handlers_stay_on_their_elements_and_are_counted(behaviour):
         ("epoch 3", "setEpoch(3); return false;"),
     ]
     assert soup.select_one("span[onmouseover]").get_text() == "hover me"
+    # An anchor whose id the script keeps in data ({id: "jump-a"}) and gives a handler.
+    assert soup.select_one("a#jump-a").get_text() == "a phrase a script makes a link"
     assert (
         "4 inline handlers (onclick x3, onmouseover x1): 4 kept on their elements"
         in (behaviour["report"])

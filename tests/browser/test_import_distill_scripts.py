@@ -86,6 +86,9 @@ def test_a_figure_waiting_for_distills_events_draws_when_scrolled_to(browser, be
         teaser.scroll_into_view_if_needed()
         page.wait_for_function("document.querySelectorAll('#teaser svg.drawn').length === 2")
         assert teaser.get_attribute("data-ready") == "1"
+        # A d-figure a script adds after the page loaded gets its events too.
+        page.locator("d-figure#late").scroll_into_view_if_needed()
+        page.wait_for_function("document.getElementById('late').dataset.seen === 'yes'")
     finally:
         page.close()
     assert errors == []
@@ -101,6 +104,8 @@ def test_links_with_handlers_drive_the_figure_and_buttons_open_sections(browser,
         assert view.inner_text() == "epoch 14"
         page.get_by_text("epoch 3", exact=True).click()
         assert view.inner_text() == "epoch 3"
+        page.locator("a#jump-a").click()
+        assert view.inner_text() == "epoch 7"
         # Collapsed as published; the article's button opens it.
         details = page.locator("#details-1")
         assert not details.is_visible()

@@ -34,6 +34,7 @@ _SELECTING_CALL = re.compile(
     r"""\b(querySelector(?:All)?|closest|matches|selectAll|select|getElementById|"""
     r"""getElementsByClassName|getElementsByTagName|\$|jQuery)\s*\(\s*(['"`])([^'"`]{1,300})\2"""
 )
+_ID_STRING = re.compile(r"""(['"`])([\w][\w:.-]{1,100})\1""")
 _CSS_RULE = re.compile(r"([^{}]+)\{[^{}]*\}")
 _CSS_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
 _CLASS = re.compile(r"\.(-?[_a-zA-Z][\w-]*)")
@@ -102,6 +103,8 @@ def read_behaviour(soup: BeautifulSoup, assets: Assets) -> Behaviour:
     for css in _stylesheets(soup, assets):
         _read_css(css, found)
     for code in _scripts(soup, assets):
+        # An id a script keeps as a string ({id: "fig-a"} looked up later) is addressed.
+        found.ids.update(match.group(2) for match in _ID_STRING.finditer(code))
         for match in DISTILL_EVENTS.finditer(code):
             found.listeners[match.group(2)] += 1
         for match in _SELECTING_CALL.finditer(code):
@@ -115,6 +118,8 @@ def read_behaviour(soup: BeautifulSoup, assets: Assets) -> Behaviour:
                     found.elements.add(argument.lower())
             else:
                 _read_selector(argument, found)
+    # Of the strings and selectors, the ids the article's elements have.
+    found.ids &= {str(element.get("id")) for element in soup.find_all(id=True)}
     found.classes -= _OWN_CLASSES
     found.elements -= _CONVERTED_ELEMENTS
     for element in soup.find_all(True):

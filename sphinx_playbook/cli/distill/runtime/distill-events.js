@@ -57,14 +57,20 @@
     { threshold: [0] }
   );
 
+  function observe(figure) {
+    if (!state.has(figure)) {
+      state.set(figure, { ready: false, onscreen: false });
+      near.observe(figure);
+      direct.observe(figure);
+    }
+  }
+
   function start() {
-    document.querySelectorAll("d-figure").forEach(function (figure) {
-      if (!state.has(figure)) {
-        state.set(figure, { ready: false, onscreen: false });
-        near.observe(figure);
-        direct.observe(figure);
-      }
-    });
+    document.querySelectorAll("d-figure").forEach(observe);
+    // Figures a script adds later (a component rendering its own <d-figure>).
+    new MutationObserver(function () {
+      document.querySelectorAll("d-figure").forEach(observe);
+    }).observe(document.body, { childList: true, subtree: true });
   }
 
   // After the article's scripts (and modules) have added their listeners.

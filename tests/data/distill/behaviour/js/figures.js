@@ -19,3 +19,22 @@ document.querySelectorAll("button.toggle").forEach(function (button) {
     document.getElementById(button.dataset.target).classList.toggle("open");
   });
 });
+// An id kept in data, looked up later; a d-figure a component adds after the page loaded.
+var settings = [{ id: "jump-a", epoch: 7 }];
+settings.forEach(function (setting) {
+  document.getElementById(setting.id).onclick = function () {
+    setEpoch(setting.epoch);
+  };
+});
+window.addEventListener("load", function () {
+  setTimeout(function () {
+    var late = document.createElement("d-figure");
+    late.id = "late";
+    late.style.display = "block";
+    late.style.height = "50px";
+    late.addEventListener("onscreen", function () {
+      late.dataset.seen = "yes";
+    });
+    document.getElementById("late-holder").appendChild(late);
+  }, 50);
+});
