@@ -113,6 +113,13 @@ def test_classes_the_css_addresses_are_kept(behaviour):
     assert "not in the page as it was" not in behaviour["report"]
 
 
+def test_a_paragraph_the_css_addresses_stays_markdown_with_its_class(behaviour):
+    text = (behaviour["out"] / "index.md").read_text("utf-8")
+    assert "{.lede}\nA lede the CSS enlarges, with $z$." in text
+    lede = behaviour["soup"].select_one("p.lede")
+    assert lede.select_one('annotation[encoding="application/x-tex"]').get_text() == "z"
+
+
 def test_a_generated_heading_id_never_takes_an_id_of_the_article(behaviour):
     soup = behaviour["soup"]
     assert [element.name for element in soup.select('[id="alignment"]')] == ["div"]

@@ -212,8 +212,9 @@ def addressed_block(cx: Context, node: Tag, legend: Tag | None) -> str | None:
     ):
         # MyST's block attributes hold an id and classes: the block stays Markdown.
         written = cx.walker.table_block(node, legend)
+        element_id = attr_value(node, "id")
         attrs = " ".join(
-            [f"#{node['id']}"] * bool(node.get("id")) + [f".{c}" for c in node.get("class") or []]
+            ([f"#{element_id}"] if element_id else []) + [f".{c}" for c in node.get("class") or []]
         )
         cx.addressed_as_markdown.add(id(node))
         return f"{{{attrs}}}\n{_without_label(written, node)}"
