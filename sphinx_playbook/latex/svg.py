@@ -1,4 +1,6 @@
-"""SVG figures in the PDF: the LaTeX builder cannot include SVG, so each SVG image
+"""SVG figures, and GIF and WebP images, in the PDF: the LaTeX builder includes
+none of them. A GIF or WebP becomes a PNG of the frame an animation rests on
+(:class:`StillFrameToPng`, with Pillow, a dependency already). Each SVG image
 (and a ``name.*`` image whose only vector form is SVG, such as an interactive
 figure's fallback) is converted to PDF with cairosvg while the book is assembled:
 vector paths, text kept as embedded font subsets, nothing to install beyond
@@ -66,6 +68,14 @@ def _build(env: BuildEnvironment) -> _Build:
     return _BUILDS.setdefault(env, _Build())
 
 
+def _readable(env: BuildEnvironment, node: nodes.image, kind: str) -> bool:
+    """Whether the image's file of that type (or its only file) was found when the
+    page was read: Sphinx registers only those, and converting another one fails."""
+    candidates: dict[str, str] = node.get("candidates") or {}
+    path = candidates.get(kind) or candidates.get("*")
+    return path is not None and path in env.images
+
+
 @functools.cache
 def converter() -> ModuleType | str:
     """cairosvg, or why it cannot be loaded. It loads the Cairo library when
@@ -122,6 +132,8 @@ class SvgToPdf(ImageConverter):
         candidates: dict[str, str] = node.get("candidates") or {}
         if "?" in candidates:
             return False
+        if not _readable(self.env, node, SVG):
+            return False  # Sphinx said "image file not readable"; the PDF shows the alt text
         kinds = set(self.guess_mimetypes(node))
         # An SVG with no PDF beside it: converted even when a PNG is there, as
         # the vector form prints sharp at any size.
@@ -203,6 +215,65 @@ class SvgToPdf(ImageConverter):
         return False
 
 
+#: Raster formats LaTeX cannot include, and Pillow's name for each.
+RASTERS = {"image/gif": "GIF", "image/webp": "WebP"}
+PNG = "image/png"
+
+
+def still_frame(source: Path, destination: Path) -> None:
+    """The frame of a GIF or WebP that prints, as a PNG: the one the animation shows
+    longest, and of frames shown as long the last (an animated diagram builds up to
+    its final state and rests on it). A still image is its only frame."""
+    from PIL import Image  # only LaTeX builds with such an image need it
+
+    with Image.open(source) as image:
+        chosen, longest = 0, -1
+        for index in range(getattr(image, "n_frames", 1)):
+            image.seek(index)
+            duration = int(image.info.get("duration") or 0)
+            if duration >= longest:
+                chosen, longest = index, duration
+        image.seek(chosen)
+        frame = image.convert("RGBA")
+    frame.save(destination, "PNG", optimize=True)
+
+
+class StillFrameToPng(ImageConverter):
+    """A GIF or WebP image, for the LaTeX builder (which includes neither), as a
+    PNG of the frame that prints (:func:`still_frame`), with Pillow."""
+
+    default_priority = priorities.STILL_FRAME_TO_PNG
+    conversion_rules = [(kind, PNG) for kind in RASTERS]  # noqa: RUF012 (as Sphinx declares it)
+
+    def is_available(self) -> bool:
+        return True  # Pillow is one of our dependencies
+
+    def match(self, node: nodes.image) -> bool:
+        builder = builder_of(self.env)
+        if builder is None or builder.format != "latex":
+            return False
+        return any(_readable(self.env, node, kind) for kind in RASTERS) and super().match(node)
+
+    def handle(self, node: nodes.image) -> None:
+        self._node = node
+        super().handle(node)
+
+    def convert(self, _from: str | os.PathLike[str], _to: str | os.PathLike[str]) -> bool:
+        try:
+            still_frame(Path(_from), Path(_to))
+        except (OSError, ValueError) as error:  # what Pillow raises on a file it cannot read
+            self._node[EXPLAINED] = True
+            warn(
+                f"the image {self._node['uri']!r} cannot be read ({error}): the PDF shows its "
+                "alt text instead. Check that the file opens in a browser on its own, or put "
+                "a PNG of it beside it and write the image's path with '.*'",
+                PlaybookWarning.LATEX,
+                location=located(self._node),
+            )
+            return False
+        return True
+
+
 def _start(app: Sphinx) -> None:
     _BUILDS[app.env] = _Build()
 
@@ -224,5 +295,6 @@ def _drop_unused(app: Sphinx, exception: BaseException | None) -> None:
 
 def setup_svg(app: Sphinx) -> None:
     app.add_post_transform(SvgToPdf)
+    app.add_post_transform(StillFrameToPng)
     app.connect("builder-inited", _start)
     app.connect("build-finished", _drop_unused)

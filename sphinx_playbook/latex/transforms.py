@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import mimetypes
 import re
+from pathlib import Path, PurePosixPath
 from typing import Any, cast
+from urllib.parse import unquote, urlsplit
 
+from bs4 import BeautifulSoup
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.domains.math import MathDomain
+from sphinx.transforms import SphinxTransform
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
 from ..diagnostics import PlaybookWarning, warn
@@ -47,6 +51,23 @@ EXPLAINED = "playbook_explained"
 
 #: CSS track sizes a column width can be read from; anything else counts as 1fr.
 _FRACTION = re.compile(r"^(\d+(?:\.\d+)?)fr$")
+
+
+def _tracks(value: str) -> list[str]:
+    """The top-level tracks of a grid track list (``minmax(0, 1fr) 2fr`` is two);
+    none for a ``repeat()``, whose count depends on the screen."""
+    if "repeat(" in value:
+        return []
+    tracks, depth, current = [], 0, ""
+    for char in value:
+        depth += (char == "(") - (char == ")")
+        if char.isspace() and depth == 0:
+            if current:
+                tracks.append(current)
+            current = ""
+        else:
+            current += char
+    return [*tracks, current] if current else tracks
 
 
 def located(node: nodes.Node) -> nodes.Node:
@@ -92,19 +113,26 @@ class PaperLayout(SphinxPostTransform):
                 following.parent.remove(following)
                 following = note.next_node(descend=False, siblings=True)
 
-    def _columns(self, node: nodes.Element) -> nodes.Element:
+    def _columns(self, node: nodes.Element) -> list[nodes.Element]:
+        """The block's children in columns, in rows of as many as it has tracks:
+        a CSS grid with more children than columns (``1fr 1fr`` and six
+        paragraphs) places them row by row, and so does the PDF."""
         children = [child for child in node.children if isinstance(child, nodes.Element)]
-        tracks = str(node.get("columns") or "").split()
+        tracks = _tracks(str(node.get("columns") or ""))
+        per_row = len(tracks) if tracks else len(children)
         weights = []
-        for index in range(len(children)):
+        for index in range(per_row):
             match = _FRACTION.match(tracks[index]) if index < len(tracks) else None
             weights.append(float(match.group(1)) if match else 1.0)
         # The gaps between columns take 4 % of the line, shared out.
-        usable = 1.0 - 0.04 * (len(children) - 1)
-        grid = columns("", ids=node["ids"])
-        for child, weight in zip(children, weights, strict=True):
-            grid += column("", child, width=f"{usable * weight / sum(weights):.3f}")
-        return grid
+        usable = 1.0 - 0.04 * (per_row - 1)
+        rows: list[nodes.Element] = []
+        for start in range(0, len(children), max(per_row, 1)):
+            grid = columns("", ids=[] if rows else node["ids"])
+            for child, weight in zip(children[start : start + per_row], weights, strict=False):
+                grid += column("", child, width=f"{usable * weight / sum(weights):.3f}")
+            rows.append(grid)
+        return rows
 
     def _unsupported_images(self) -> None:
         """An image with no format LaTeX includes (an SVG alone, say) becomes its
@@ -119,7 +147,9 @@ class PaperLayout(SphinxPostTransform):
                 candidates = {kind: image["uri"]} if kind else {}
             if not candidates or any(kind in candidates for kind in supported):
                 continue  # an unknown extension: left to LaTeX's graphics rules
-            if image.get(EXPLAINED):  # svg.py said why, once
+            registered = candidates.get("*") or next(iter(candidates.values()))
+            if image.get(EXPLAINED) or registered not in self.env.images:
+                # svg.py said why, once; or Sphinx said "image file not readable"
                 self._alt_text(image)
                 continue
             original = image["uri"]
@@ -155,6 +185,59 @@ class PaperLayout(SphinxPostTransform):
                     PlaybookWarning.LATEX,
                     location=located(text),
                 )
+
+
+class RawHtmlImages(SphinxTransform):
+    """Images written in raw HTML (``<img>`` in a ``{raw} html`` block, as an
+    imported article keeps a styled figure) are in the PDF too: the LaTeX builder
+    drops raw HTML, so each local image of it is added after it as an image node
+    for LaTeX only (``only`` node: Sphinx registers and copies the file, the HTML
+    builders drop it, the raw HTML shows it there)."""
+
+    default_priority = priorities.RAW_HTML_IMAGES
+
+    def apply(self, **kwargs: Any) -> None:
+        for raw in list(self.document.findall(nodes.raw)):
+            if "html" not in raw.get("format", "").split() or "<img" not in raw.astext():
+                continue
+            images = []
+            for tag in BeautifulSoup(raw.astext(), "html.parser").find_all("img"):
+                uri = self._local_file(str(tag.get("src") or "").strip())
+                if uri is None:
+                    continue
+                image = nodes.image(uri=uri, alt=str(tag.get("alt") or ""))
+                image.source, image.line = raw.source, raw.line
+                images.append(image)
+            if not images:
+                continue
+            paper = addnodes.only(expr="latex")
+            paper.source, paper.line = raw.source, raw.line
+            if isinstance(raw.parent, nodes.TextElement):
+                paper.extend(images)  # inline, in the paragraph
+            else:
+                paper.extend(nodes.paragraph("", "", image) for image in images)
+            raw.parent.insert(raw.parent.index(raw) + 1, paper)
+
+    def _local_file(self, source: str) -> str | None:
+        """The image's file as a Sphinx image URI (from the source folder), found as
+        the browser finds it: beside the page's source, or in an ``html_extra_path``
+        folder (an imported article's published files). None for a remote or
+        ``data:`` image and for a file in neither place (the HTML misses it too)."""
+        parts = urlsplit(source)
+        if not parts.path or parts.scheme or parts.netloc:
+            return None
+        path = unquote(parts.path)
+        srcdir = Path(self.env.srcdir).resolve()
+        page_folder = PurePosixPath(self.env.docname).parent
+        relative = path.lstrip("/") if path.startswith("/") else str(page_folder / path)
+        folders = [srcdir] + [
+            (Path(self.env.app.confdir) / extra).resolve() for extra in self.config.html_extra_path
+        ]
+        for folder in folders:
+            found = (folder / relative).resolve()
+            if found.is_file() and found.is_relative_to(srcdir):
+                return "/" + found.relative_to(srcdir).as_posix()
+        return None
 
 
 def _docname_of(node: nodes.Node, default: str) -> str:
@@ -197,5 +280,6 @@ class PageMath(SphinxPostTransform):
 
 
 def setup_latex_transforms(app: Sphinx) -> None:
+    app.add_transform(RawHtmlImages)
     app.add_post_transform(PaperLayout)
     app.add_post_transform(PageMath)

@@ -114,6 +114,9 @@ NOTEBOOK_CELLS = 200
 JOIN_FIGURE_LEGENDS = 205
 #: A reST page's leading field list, before docutils' DocInfo (340) converts it.
 READ_DOCINFO_FIELDS = 330
+#: LaTeX: images of raw HTML added for the PDF, before doctree-read, where Sphinx's
+#: ImageCollector registers every image (its transforms need none of them).
+RAW_HTML_IMAGES = 400
 
 # -- post-transforms (write phase) --------------------------------------------------
 
@@ -130,6 +133,9 @@ ADD_PREVIEWS = 190
 #: made files of remote and data: images, before sphinx.ext.imgconverter (200), which
 #: would make a PNG of it.
 SVG_TO_PDF = 190
+#: LaTeX: a GIF or WebP as a PNG of its still frame, with SVG_TO_PDF and for the
+#: same reason: before sphinx.ext.imgconverter (200).
+STILL_FRAME_TO_PNG = 190
 #: Light and dark images paired before the wide-image band and SizeImages.
 DARK_VARIANTS = 195
 #: The title block's heading marked (HTML article builders).

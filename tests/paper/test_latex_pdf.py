@@ -157,11 +157,11 @@ def test_what_latex_cannot_take_is_a_located_warning_not_a_latex_error(tmp_path:
     warnings = [line for line in pdf.warnings.splitlines() if "[playbook.latex]" in line]
     assert len(warnings) == 2, pdf.warnings
     image, character = sorted(warnings, key=lambda line: "U+2318" in line)
-    assert f"{root / 'index.md'}:5:" in image and "diagram.gif" in image and "'.*'" in image
+    assert f"{root / 'index.md'}:5:" in image and "diagram.tiff" in image and "'.*'" in image
     assert f"{root / 'index.md'}:7:" in character and "U+2318" in character
     assert "xelatex" in character
     text = _squeezed(pdf.text)
-    assert "[Diagram only in GIF]" in text
+    assert "[Diagram only in TIFF]" in text
     assert "the rest of the page still prints" in text
 
 

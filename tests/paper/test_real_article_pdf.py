@@ -1,0 +1,164 @@
+"""What a real article (the Ultra-Scale Playbook, imported with import-distill)
+needed of the PDF, each reproduced by a small hand-written page: an aside with
+line breaks, a grid with more blocks than columns, images in raw HTML, animated
+GIFs, an SVG image whose file is missing."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+from helpers import build, png, write_project
+from PIL import Image
+
+from .conftest import Pdf, build_pdf
+
+CONF = """\
+extensions = ["sphinx_playbook"]
+html_theme = "sphinx_playbook"
+project = "Real Article"
+latex_theme = "howto"
+exclude_patterns = ["_build", "_published"]
+html_extra_path = ["_published"]
+"""
+
+PAGE = """\
+# Real Article
+
+Opening paragraph.
+
+:::{aside}
+First line of the note.\\
+\\
+Second paragraph of the note.
+:::
+
+Paragraph beside the note.
+
+:::{side-by-side}
+:columns: 1fr 1fr
+
+**Row one label**
+
+- Row one detail
+
+**Row two label**
+
+- Row two detail
+:::
+
+```{raw} html
+<div class="boxed-image">
+  <img alt="Published picture" src="assets/published.png" style="width: 1200px">
+  <img alt="Nowhere" src="assets/not-there.png">
+  <img alt="Remote" src="https://example.org/remote.png">
+</div>
+```
+
+Paragraph after the raw HTML.
+
+![Animated diagram](animation.gif)
+
+Paragraph after the animation.
+
+![Missing drawing](missing.svg)
+
+Closing paragraph.
+"""
+
+
+def _animation() -> bytes:
+    """Three frames, red, green, blue; the last (blue) shown longest, as an
+    animated diagram rests on its final state."""
+    frames = [Image.new("RGB", (60, 30), colour) for colour in ("red", "lime", "blue")]
+    out = io.BytesIO()
+    frames[0].save(
+        out, "GIF", save_all=True, append_images=frames[1:], duration=[500, 500, 2000], loop=0
+    )
+    return out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def article(tmp_path_factory: pytest.TempPathFactory) -> Pdf:
+    root = write_project(
+        tmp_path_factory.mktemp("src"),
+        {
+            "index.md": PAGE,
+            "animation.gif": _animation(),
+            "_published/assets/published.png": png(120, 60),
+        },
+        conf=CONF,
+    )
+    return build_pdf(root, tmp_path_factory.mktemp("out"), "realarticle")
+
+
+def _squeezed(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+def test_an_aside_with_line_breaks_compiles_as_one_margin_note(article: Pdf) -> None:
+    # Two line breaks in a row ended LaTeX with "There's no line here to end".
+    note_page, first = article.find("First line of the note.")
+    _, second = article.find("Second paragraph of the note.")
+    text_page, paragraph = article.find("Opening paragraph")
+    assert note_page == text_page
+    width = float(article.reader.pages[note_page].mediabox.width)
+    assert first.x > 0.6 * width > paragraph.x and second.x == pytest.approx(first.x, abs=1)
+    assert second.y < first.y
+
+
+def test_a_grid_with_more_blocks_than_columns_is_set_row_by_row(article: Pdf) -> None:
+    # 1fr 1fr and four blocks: two rows of two, as the browser lays the grid out,
+    # not four columns a quarter wide.
+    page, label_one = article.find("Row one label")
+    _, detail_one = article.find("Row one detail")
+    _, label_two = article.find("Row two label")
+    _, detail_two = article.find("Row two detail")
+    width = float(article.reader.pages[page].mediabox.width)
+    assert abs(label_one.y - detail_one.y) < 2 and abs(label_two.y - detail_two.y) < 2
+    assert label_two.y < label_one.y - 5  # the second row under the first
+    assert label_two.x == pytest.approx(label_one.x, abs=1)
+    assert detail_one.x - label_one.x > 0.2 * width  # half the line apart
+    assert article.tex.count(r"\begin{sphinxplaybookcolumns}") == 2
+
+
+def test_images_of_raw_html_are_in_the_pdf(article: Pdf) -> None:
+    page, _ = article.find("Paragraph after the raw HTML")
+    assert "{published}.png}" in article.tex  # found in html_extra_path
+    assert article.image_count(page) >= 1
+    assert "not-there" not in article.tex and "remote" not in article.tex
+    assert "not-there" not in article.warnings  # the HTML misses it too: the import says so
+
+
+def test_an_animated_gif_prints_the_frame_it_rests_on(article: Pdf) -> None:
+    assert "{animation}.png}" in article.tex
+    assert "[Animated diagram]" not in article.text
+    with Image.open(article.path.parent / "animation.png") as frame:
+        assert frame.convert("RGB").getpixel((30, 15)) == (0, 0, 255)
+    assert "animation.gif" not in article.warnings
+
+
+def test_a_missing_svg_is_sphinx_s_one_warning_and_its_alt_text(article: Pdf) -> None:
+    # The SVG converter took it for a file Sphinx had copied (KeyError: the build
+    # stopped); now the PDF prints its alt text, and Sphinx's warning says why.
+    assert "[Missing drawing]" in _squeezed(article.text)
+    warnings = [line for line in article.warnings.splitlines() if "WARNING" in line]
+    assert len(warnings) == 1, article.warnings
+    assert "image file not readable: missing.svg" in warnings[0]
+    assert "Closing paragraph" in article.text
+
+
+def test_the_html_page_shows_the_raw_html_images_once(tmp_path: Path) -> None:
+    """The PDF's copies of raw HTML images are for LaTeX only: the page keeps the
+    raw HTML's <img>, with no second image and no copy in _images/."""
+    files = {"index.md": PAGE, "animation.gif": _animation()}
+    files["_published/assets/published.png"] = png(8, 8)
+    out = build(write_project(tmp_path / "src", files, conf=CONF), tmp_path / "html")
+    page = BeautifulSoup((out / "index.html").read_text(encoding="utf-8"), "html.parser")
+    shown = page.find_all("img", alt="Published picture")
+    assert [img["src"] for img in shown] == ["assets/published.png"]
+    assert not list(out.glob("_images/published*"))
+    assert (out / "assets" / "published.png").is_file()  # html_extra_path, as before
