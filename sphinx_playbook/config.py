@@ -127,6 +127,19 @@ class PlaybookConfig:
             "example": "https://example.org/article.pdf",
         },
     )
+    pdf: str = field(
+        default="book",
+        metadata={
+            "validate": lambda v: v in ("book", "chapters", "both"),
+            "expects": "'book', 'chapters' or 'both'",
+            "doc": 'The PDFs the LaTeX builder writes: `"book"`, `latex_documents` as '
+            'conf.py gives it (Sphinx\'s default: the whole book); `"chapters"`, one PDF '
+            'per page of the root toctree; `"both"`, the book and its chapters. With '
+            '`"chapters"` or `"both"` each page with a PDF links it (*Download PDF*, '
+            "`citation_pdf_url`) under `_pdf/` at the site's root.",
+            "example": "both",
+        },
+    )
     repository_url: str | None = field(
         default=None,
         metadata={

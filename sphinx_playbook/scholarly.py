@@ -10,7 +10,7 @@ from __future__ import annotations
 import codecs
 import posixpath
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 from typing import cast
 from urllib.parse import quote, urljoin
@@ -26,6 +26,7 @@ from sphinx.util.osutil import relative_uri
 from .machinery.state import builder_of
 from .metadata import DEFAULT_METADATA, ArticleMetadata, Author, is_local, page_metadata
 from .other_extensions import left_to_another
+from .pdf_links import pdf_link
 from .urls import page_url
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
@@ -212,7 +213,10 @@ def article_url(env: BuildEnvironment, docname: str) -> str:
 def article_metadata(env: BuildEnvironment, docname: str) -> ArticleMetadata:
     """The page's metadata with conf.py's defaults filled in."""
     defaults = DEFAULT_METADATA.get(env)
-    return page_metadata(env, docname).with_defaults(defaults)
+    meta = page_metadata(env, docname)
+    if meta.pdf is None:  # a page's own pdf key wins; then its generated PDF
+        meta = replace(meta, pdf=pdf_link(env, docname))
+    return meta.with_defaults(defaults)
 
 
 def page_title(env: BuildEnvironment, docname: str, meta: ArticleMetadata) -> str:

@@ -23,7 +23,7 @@ from ..citations.collect import cited_page
 from ..machinery.state import SiteValue, build_facts
 from ..metadata import DEFAULT_METADATA, ArticleMetadata, page_metadata
 from ..other_extensions import left_to_another
-from ..scholarly import head_tags
+from ..scholarly import article_metadata, head_tags
 from .icons import icon_svg
 from .page_toc import page_toc_html
 from .registration import ARTICLE_BUILDERS, uses_playbook_theme
@@ -167,12 +167,11 @@ def add_article_to_context(
     builder = app.builder
     if builder.name in ARTICLE_BUILDERS and isinstance(builder, StandaloneHTMLBuilder):
         context["playbook_page_toc"] = lambda: page_toc_html(builder, pagename)
-    defaults = DEFAULT_METADATA.get(app.env)
     if doctree is None or pagename not in app.env.all_docs:
         context["playbook_title"] = None
         context["playbook_article"] = byline_context(ArticleMetadata(), app.config.language)
         return
-    meta = page_metadata(app.env, pagename).with_defaults(defaults)
+    meta = article_metadata(app.env, pagename)  # with its generated PDF (latex/chapters.py)
     known_dates = FORMATTED_DATES.get(app.env)
     context["playbook_article"] = byline_context(meta, app.config.language, known_dates)
     context["playbook_meta_tags"] = Markup(head_tags(app, pagename, reference_tags(app, pagename)))
