@@ -11,6 +11,7 @@ import datetime
 import io
 import json
 import os
+import runpy
 import shlex
 import shutil
 import subprocess
@@ -27,7 +28,7 @@ from packaging.requirements import Requirement
 from sphinx_playbook import __version__
 from sphinx_playbook.cli import main
 from sphinx_playbook.cli.new import create_project
-from sphinx_playbook.cli.requirement import requirement_lines
+from sphinx_playbook.cli.requirement import NOTEBOOK_EXTRAS, requirement_lines
 
 ROOT_FILES = {
     "README.md", "requirements.txt", ".readthedocs.yaml", ".github/workflows/build.yml",
@@ -102,6 +103,36 @@ def test_the_book_has_a_folder_of_its_own(tmp_path, source_format):
     assert main(["new", str(tmp_path / "p"), "--format", source_format]) == 0
     pages = {f"index.{source_format}", f"chapter-2.{source_format}"}
     assert _files(tmp_path / "p") == ROOT_FILES | {f"book/{name}" for name in BOOK_FILES | pages}
+
+
+def test_notebooks_add_a_notebook_chapter_and_myst_nb(tmp_path):
+    root = tmp_path / "p"
+    assert main(["new", str(root), "--notebooks"]) == 0
+    pages = {"index.md", "chapter-2.md", "figures.ipynb"}
+    assert _files(root) == ROOT_FILES | {f"book/{name}" for name in BOOK_FILES | pages}
+    conf = runpy.run_path(str(root / "book" / "conf.py"))
+    assert conf["extensions"] == ["sphinx_playbook", "myst_nb"]
+    assert conf["nb_execution_mode"] == "off"
+    toctree = (root / "book" / "index.md").read_text(encoding="utf-8").split("```{toctree}")[1]
+    assert toctree.split("\n")[3:5] == ["chapter-2", "figures"]
+    assert "`book/figures.ipynb`" in (root / "README.md").read_text(encoding="utf-8")
+    notebook = json.loads((root / "book" / "figures.ipynb").read_text(encoding="utf-8"))
+    assert notebook["metadata"]["kernelspec"]["name"] == "python3"
+
+
+def test_notebooks_in_a_rest_book(tmp_path):
+    """The notebook chapter is listed in the reST toctree, indented under it."""
+    root = tmp_path / "p"
+    assert main(["new", str(root), "--notebooks", "--format", "rst"]) == 0
+    lines = (root / "book" / "index.rst").read_text(encoding="utf-8").splitlines()
+    assert lines[-2:] == ["   chapter-2", "   figures"]
+    assert (root / "book" / "figures.ipynb").is_file()
+
+
+def test_without_notebooks_no_myst_nb(generated):
+    conf = runpy.run_path(str(generated[0] / "book" / "conf.py"))
+    assert conf["extensions"] == ["sphinx_playbook"]
+    assert "nb_execution_mode" not in conf
 
 
 def test_the_message_gives_the_documented_command(generated):
@@ -245,6 +276,37 @@ def test_a_local_install_asks_for_the_release_and_says_what_to_write(record, wha
     assert f"installed from a local {what}" in comment
     assert "sphinx-playbook[pdf] @ git+https://github.com/OWNER/REPOSITORY@COMMIT" in comment
     assert "/home/me" not in comment and "/tmp" not in comment
+
+
+@pytest.mark.parametrize(
+    ("record", "expected"),
+    [
+        (None, "sphinx-playbook[pdf,notebooks]>=0.4.1"),
+        ({"url": "https://github.com/me/sphinx-playbook.git",
+          "vcs_info": {"vcs": "git", "commit_id": COMMIT}},
+         f"sphinx-playbook[pdf,notebooks] @ git+https://github.com/me/sphinx-playbook.git@{COMMIT}"),
+        ({"url": "file:///home/me/sphinx-playbook", "dir_info": {"editable": True}},
+         "sphinx-playbook[pdf,notebooks]>=0.4.1"),
+    ],
+    ids=["index", "git", "editable"],
+)  # fmt: skip
+def test_a_book_with_notebooks_asks_for_the_notebooks_extra(record, expected):
+    lines = requirement_lines(None if record is None else json.dumps(record), "0.4.1",
+                              NOTEBOOK_EXTRAS)  # fmt: skip
+    assert lines[-1] == expected
+    assert Requirement(lines[-1]).extras == {"pdf", "notebooks"}
+    comment = " ".join(line.lstrip("# ") for line in lines[:-1])
+    assert "sphinx-playbook[pdf] " not in comment  # a local install's example has the extra
+
+
+def test_new_with_notebooks_writes_the_kernel_and_the_libraries(tmp_path):
+    direct_url = metadata.distribution("sphinx-playbook").read_text("direct_url.json")
+    assert main(["new", str(tmp_path / "p"), "--notebooks"]) == 0
+    written = (tmp_path / "p" / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    playbook = requirement_lines(direct_url, __version__, NOTEBOOK_EXTRAS)
+    assert written[: len(playbook)] == playbook
+    names = [Requirement(line).name for line in written[len(playbook) :] if line[:1] != "#"]
+    assert sorted(names) == ["ipykernel", "kaleido", "matplotlib", "plotly"]
 
 
 def test_new_writes_the_requirement_of_the_running_install(generated):

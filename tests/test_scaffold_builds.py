@@ -2,11 +2,16 @@
 written (the README's commands, the CI workflow's, what Read the Docs runs for
 .readthedocs.yaml), under html, dirhtml, latex and epub, before and after a README.md
 and a CONTRIBUTING.md that are not pages sit at the repository root; the built book
-shows each building block once."""
+shows each building block once. With ``--notebooks``, a chapter is a Jupyter notebook
+whose stored outputs (a Plotly and a matplotlib figure) become figures with no kernel
+run, and requirements.txt installs myst-nb, the notebook's libraries and its kernel."""
 
 from __future__ import annotations
 
+import base64
 import datetime
+import json
+import runpy
 import shlex
 import zipfile
 from dataclasses import dataclass
@@ -17,6 +22,7 @@ import yaml
 from bs4 import BeautifulSoup
 from helpers import read_page, run_sphinx
 from markdown_it import MarkdownIt
+from packaging.requirements import Requirement
 
 from sphinx_playbook.cli import main
 
@@ -88,17 +94,33 @@ def build_all(root: Path) -> dict[str, Build]:
     return builds
 
 
-@pytest.fixture(scope="module", params=["md", "rst"])
+#: The projects built: each format, and MyST with ``--notebooks``.
+VARIANTS = {"md": ["--format", "md"], "rst": ["--format", "rst"], "notebooks": ["--notebooks"]}
+_BUILT: dict[str, dict] = {}
+
+
+@pytest.fixture(scope="module", params=sorted(VARIANTS))
 def project(request, tmp_path_factory) -> dict:
-    """One project per format: every documented build, then again once the repository
+    return _project(request.param, tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def notebook_project(tmp_path_factory) -> dict:
+    """The ``--notebooks`` project (built once for the module, shared with ``project``)."""
+    return _project("notebooks", tmp_path_factory)
+
+
+def _project(variant: str, tmp_path_factory) -> dict:
+    """One project per variant: every documented build, then again once the repository
     has a README.md and a CONTRIBUTING.md that Sphinx must never read."""
-    source_format = request.param
-    root = tmp_path_factory.mktemp(f"scaffold-{source_format}") / "playbook"
+    if variant in _BUILT:
+        return _BUILT[variant]
+    root = tmp_path_factory.mktemp(f"scaffold-{variant}") / "playbook"
     code = main(
         [
             "new", str(root), "--title", "Training on one GPU", "--author", "Ada Lovelace",
             "--author", "Charles Babbage", "--affiliation", "Analytical Engine Lab",
-            "--format", source_format,
+            *VARIANTS[variant],
         ]
     )  # fmt: skip
     fresh = build_all(root)
@@ -106,12 +128,13 @@ def project(request, tmp_path_factory) -> dict:
         with (root / name).open("a", encoding="utf-8") as file:
             file.write(text)
     with_root_files = build_all(root)
-    return {
-        "format": source_format,
+    _BUILT[variant] = {
+        "variant": variant,
         "root": root,
         "code": code,
         "rounds": {"fresh": fresh, "with README.md and CONTRIBUTING.md": with_root_files},
     }
+    return _BUILT[variant]
 
 
 def test_the_readme_documents_every_builder(project):
@@ -201,3 +224,81 @@ def test_second_chapter_is_a_book_page(project):
     )
     next_links = [a["href"] for a in _page(root).select("a.right-next, .pb-next a, a[rel=next]")]
     assert "chapter-2.html" in next_links
+
+
+# -- --notebooks: a chapter written in a Jupyter notebook ----------------------------------
+
+
+def test_the_notebook_chapter_comes_after_the_second(notebook_project):
+    root = notebook_project["root"]
+    assert (root / "book" / "figures.ipynb").is_file()
+    next_links = [a["href"] for a in _page(root, "chapter-2").select("a[rel=next]")]
+    assert "figures.html" in next_links
+    chapter = _page(root, "figures")
+    assert " ".join(chapter.select_one(".pb-title-block h1").get_text().split()) == (
+        "Figures from a notebook"
+    )
+    assert chapter.select_one(".pb-title-block .pb-description").get_text(strip=True)
+
+
+def test_the_plotly_output_is_an_interactive_figure_with_its_png(notebook_project):
+    root = notebook_project["root"]
+    figure = _page(root, "figures").find("figure", id="fig-loss")
+    assert "pb-interactive" in figure["class"]
+    frame = figure.find("iframe")
+    assert frame["src"].startswith("_interactive/")
+    assert (root / "_build" / "html" / frame["src"]).is_file()
+    fallback = figure.select_one(".pb-interactive__fallback img")
+    assert fallback["src"].startswith("_images/")
+    assert (root / "_build" / "html" / fallback["src"]).is_file()
+    assert "Training loss by step" in figure.find("figcaption").get_text()
+
+
+def test_the_matplotlib_output_is_a_numbered_figure_in_the_page_column(notebook_project):
+    page = _page(notebook_project["root"], "figures")
+    figure = page.find("figure", id="fig-waves")
+    assert "l-page" in figure["class"]
+    image = figure.find("img")
+    assert image["src"].startswith("_images/") and image.get("width") and image.get("height")
+    assert figure.select_one(".caption-number").get_text(strip=True).startswith("Fig.")
+    refs = {a["href"] for a in page.select("a.reference.internal")}
+    assert {"#fig-loss", "#fig-waves"} <= refs
+
+
+def test_the_first_build_runs_no_kernel(notebook_project):
+    """The outputs are stored and conf.py asks for none to be made."""
+    root = notebook_project["root"]
+    conf = runpy.run_path(str(root / "book" / "conf.py"))
+    assert conf["extensions"] == ["sphinx_playbook", "myst_nb"]
+    assert conf["nb_execution_mode"] == "off"
+    assert not (root / "_build" / ".jupyter_cache").exists()
+    notebook = json.loads((root / "book" / "figures.ipynb").read_text(encoding="utf-8"))
+    code = [cell for cell in notebook["cells"] if cell["cell_type"] == "code"]
+    outputs = [cell["outputs"] for cell in code if cell["outputs"]]
+    assert len(outputs) == 2  # the setup cell shows nothing
+    (plotly,), (matplotlib,) = outputs
+    assert set(plotly["data"]) >= {"application/vnd.plotly.v1+json", "image/png"}
+    assert plotly["data"]["application/vnd.plotly.v1+json"]["data"][0]["type"] == "scatter"
+    for output in (plotly, matplotlib):
+        assert base64.b64decode(output["data"]["image/png"]).startswith(b"\x89PNG")
+
+
+def test_the_notebook_stays_small(notebook_project):
+    """No plotly.js inlined: the page takes the site's."""
+    path = notebook_project["root"] / "book" / "figures.ipynb"
+    assert path.stat().st_size < 200_000
+
+
+def test_requirements_install_myst_nb_the_libraries_and_the_kernel(notebook_project):
+    """Read the Docs and the workflow both install requirements.txt (test_cli_new.py)."""
+    root = notebook_project["root"]
+    lines = (root / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    requirements = {
+        r.name: r for r in (Requirement(line) for line in lines if not line.startswith("#"))
+    }
+    assert requirements["sphinx-playbook"].extras == {"pdf", "notebooks"}
+    assert {"ipykernel", "plotly", "matplotlib", "kaleido"} <= set(requirements)
+    steps = workflow(root)["jobs"]["html"]["steps"]
+    assert "pip install -r requirements.txt" in [step.get("run") for step in steps]
+    settings = yaml.safe_load((root / ".readthedocs.yaml").read_text(encoding="utf-8"))
+    assert {"requirements": "requirements.txt"} in settings["python"]["install"]

@@ -38,6 +38,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     new.add_argument("--affiliation", default=None, help="the authors' affiliation")
     new.add_argument("--format", choices=("md", "rst"), default="md", help="MyST (md) or reST")
+    new.add_argument(
+        "--notebooks",
+        action="store_true",
+        help="add a chapter written in a Jupyter notebook (myst-nb, the notebooks extra)",
+    )
     new.add_argument("--force", action="store_true", help="write into a non-empty DIR")
 
     distill = commands.add_parser(
@@ -86,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
                 authors=arguments.author,
                 affiliation=arguments.affiliation,
                 source_format=arguments.format,
+                notebooks=arguments.notebooks,
                 force=arguments.force,
             )
         if arguments.command == "preview":

@@ -11,6 +11,7 @@ format (YAML, Python, reST).
 from __future__ import annotations
 
 import datetime
+import json
 import re
 import shlex
 import string
@@ -26,7 +27,7 @@ from ..citation_file import FILE_NAME as CITATION_FILE
 from ..citation_file import citation_cff
 from ..metadata import Affiliation, ArticleMetadata, Author
 from .errors import CliError
-from .requirement import installed_requirement_lines
+from .requirement import EXTRAS, NOTEBOOK_EXTRAS, NOTEBOOK_LINES, installed_requirement_lines
 
 DEFAULT_TITLE = "My Playbook"
 DEFAULT_AUTHOR = "Your Name"
@@ -48,6 +49,22 @@ COMMON_FILES = (
     ("common/references.bib", f"{BOOK}/references.bib"),
 )
 
+#: ``--notebooks``: a chapter written in a Jupyter notebook, with its outputs (a Plotly
+#: and a matplotlib figure) stored, so that the first build runs no kernel. Copied
+#: as it is (JSON, no placeholders); scripts/make_scaffold_notebook.py writes it.
+NOTEBOOK = ("notebooks/figures.ipynb", f"{BOOK}/figures.ipynb")
+
+#: conf.py's lines for a book with notebooks (myst-nb, from the ``notebooks`` extra).
+NOTEBOOK_SETTINGS = """
+# Notebooks (.ipynb, and .md files with a kernelspec) are pages too, read by myst-nb.
+# "off": the build shows the outputs saved in each notebook and runs no kernel, so
+# Read the Docs and CI build the book exactly as you last ran it. "cache": a
+# notebook whose code changed runs again during the build (the others keep their
+# outputs, in _build/.jupyter_cache): the build then needs what the notebooks
+# import (requirements.txt lists it) and kaleido a Chrome for Plotly's PNG.
+nb_execution_mode = "off"
+"""
+
 
 class ScaffoldTemplate(string.Template):
     """``@@name`` placeholders: free of the ``$`` of math and the braces of roles."""
@@ -62,6 +79,7 @@ def create_project(
     authors: list[str] | None = None,
     affiliation: str | None = None,
     source_format: str = "md",
+    notebooks: bool = False,
     force: bool = False,
     today: datetime.date | None = None,
     stdin: TextIO | None = None,
@@ -83,7 +101,7 @@ def create_project(
     title = " ".join(title.split()) or DEFAULT_TITLE
     authors = [" ".join(a.split()) for a in authors if a.strip()] or [DEFAULT_AUTHOR]
     today = today or datetime.date.today()
-    values = _values(title, authors, affiliation, source_format, today)
+    values = _values(title, authors, affiliation, source_format, today, notebooks)
 
     suffix = "md" if source_format == "md" else "rst"
     files = [
@@ -97,6 +115,9 @@ def create_project(
         path = directory / target
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(ScaffoldTemplate(text).substitute(values), encoding="utf-8")
+    if notebooks:
+        template_name, target = NOTEBOOK
+        (directory / target).write_bytes(scaffold.joinpath(template_name).read_bytes())
     images = directory / BOOK / "images"
     images.mkdir(parents=True, exist_ok=True)
     (images / "band.png").write_bytes(scaffold.joinpath("common/images/band.png").read_bytes())
@@ -143,6 +164,7 @@ def _values(
     affiliation: str | None,
     source_format: str,
     today: datetime.date,
+    notebooks: bool = False,
 ) -> dict[str, str]:
     front: dict[str, object] = {
         "title": title,
@@ -182,7 +204,20 @@ def _values(
         # (texescape's tables are filled by init(), as the LaTeX builder does).
         "project_latex_repr": repr(texescape.escape(title)),
         "author_latex_repr": repr(texescape.escape(", ".join(authors))),
-        "requirements": "\n".join(installed_requirement_lines()),
+        "requirements": "\n".join(
+            [*installed_requirement_lines(NOTEBOOK_EXTRAS), *NOTEBOOK_LINES]
+            if notebooks
+            else installed_requirement_lines(EXTRAS)
+        ),
         "index_file": f"index.{suffix}",
         "chapter_file": f"chapter-2.{suffix}",
+        "extensions_repr": json.dumps(["sphinx_playbook", *(["myst_nb"] if notebooks else [])]),
+        "notebook_settings": NOTEBOOK_SETTINGS if notebooks else "",
+        # The toctree's next line: "figures" in MyST, indented under the directive in reST.
+        "notebook_chapter": (
+            f"\n{'' if suffix == 'md' else '   '}{Path(NOTEBOOK[1]).stem}" if notebooks else ""
+        ),
+        "notebook_file": (
+            f", `{NOTEBOOK[1]}` a chapter written in a Jupyter notebook" if notebooks else ""
+        ),
     }

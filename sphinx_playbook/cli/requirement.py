@@ -16,17 +16,34 @@ from urllib.parse import urlsplit
 
 DISTRIBUTION = "sphinx-playbook"
 #: What a book installs: with the ``pdf`` extra, so that its PDF (Read the Docs'
-#: ``formats: [pdf]``, ``make latexpdf``) shows its SVG figures.
-REQUIREMENT = f"{DISTRIBUTION}[pdf]"
-
+#: ``formats: [pdf]``, ``make latexpdf``) shows its SVG figures; a book with
+#: notebooks adds the ``notebooks`` extra (myst-nb).
+EXTRAS = ("pdf",)
+NOTEBOOK_EXTRAS = ("pdf", "notebooks")
 #: What to write instead of a local path: a pushed commit of a repository.
-GIT_EXAMPLE = f"{REQUIREMENT} @ git+https://github.com/OWNER/REPOSITORY@COMMIT"
+GIT_EXAMPLE = "@ git+https://github.com/OWNER/REPOSITORY@COMMIT"
+
+#: What a notebook of the book imports, and the kernel that runs it: for running it
+#: in Jupyter, and for builds with ``nb_execution_mode = "cache"`` or ``"force"``.
+NOTEBOOK_LINES = (
+    "# The notebooks' libraries, and the Jupyter kernel that runs them (ipykernel):",
+    "# what running a notebook needs, in Jupyter or in a build that executes it.",
+    "# kaleido stores each Plotly figure's PNG (it needs Chrome or Chromium).",
+    "ipykernel>=6",
+    "plotly>=6.1",
+    "kaleido>=1",
+    "matplotlib>=3.8",
+)
 
 
-def requirement_lines(direct_url: str | None, version: str) -> list[str]:
+def requirement_lines(
+    direct_url: str | None, version: str, extras: tuple[str, ...] = EXTRAS
+) -> list[str]:
     """The lines of requirements.txt for an install described by ``direct_url``
-    (the text of ``direct_url.json``, None when there is none) at ``version``."""
-    released = f"{REQUIREMENT}>={version}"
+    (the text of ``direct_url.json``, None when there is none) at ``version``,
+    with ``extras``."""
+    requirement = f"{DISTRIBUTION}[{','.join(extras)}]"
+    released = f"{requirement}>={version}"
     record = _parse(direct_url)
     if record is None:
         return [released]
@@ -36,7 +53,7 @@ def requirement_lines(direct_url: str | None, version: str) -> list[str]:
     if isinstance(vcs_info, dict) and not local:
         vcs, commit = vcs_info.get("vcs"), vcs_info.get("commit_id")
         if isinstance(vcs, str) and isinstance(commit, str) and vcs and commit:
-            line = f"{REQUIREMENT} @ {vcs}+{url}@{commit}"
+            line = f"{requirement} @ {vcs}+{url}@{commit}"
             subdirectory = record.get("subdirectory")
             if isinstance(subdirectory, str) and subdirectory:
                 line += f"#subdirectory={subdirectory}"
@@ -44,7 +61,7 @@ def requirement_lines(direct_url: str | None, version: str) -> list[str]:
         return [released]
     archive_info = record.get("archive_info")
     if isinstance(archive_info, dict) and not local:
-        return [f"{REQUIREMENT} @ {url}{_hash_fragment(archive_info)}"]
+        return [f"{requirement} @ {url}{_hash_fragment(archive_info)}"]
     if not local:
         return [released]
     what = "file" if isinstance(record.get("archive_info"), dict) else "folder"
@@ -52,12 +69,12 @@ def requirement_lines(direct_url: str | None, version: str) -> list[str]:
         f"# {DISTRIBUTION} was installed from a local {what}, which Read the Docs and CI",
         "# cannot reach: the line below asks for the released version. To build with",
         "# your own code, push it and write instead:",
-        f"# {GIT_EXAMPLE}",
+        f"# {requirement} {GIT_EXAMPLE}",
         released,
     ]
 
 
-def installed_requirement_lines() -> list[str]:
+def installed_requirement_lines(extras: tuple[str, ...] = EXTRAS) -> list[str]:
     """:func:`requirement_lines` for the sphinx-playbook that runs this code."""
     from .. import __version__
 
@@ -65,7 +82,7 @@ def installed_requirement_lines() -> list[str]:
         direct_url = metadata.distribution(DISTRIBUTION).read_text("direct_url.json")
     except metadata.PackageNotFoundError:  # run from a source tree, not installed
         direct_url = None
-    return requirement_lines(direct_url, __version__)
+    return requirement_lines(direct_url, __version__, extras)
 
 
 def _parse(direct_url: str | None) -> dict[str, Any] | None:
