@@ -61,6 +61,19 @@ def test_the_distill_events_runtime_is_a_file_loaded_by_the_page(behaviour):
     )
 
 
+def test_the_bodys_handlers_run_from_a_file(behaviour):
+    """The theme writes its own <body>: <body onload> runs from body-handlers.js."""
+    soup = behaviour["soup"]
+    sources = [script["src"].split("?")[0] for script in soup.select("script[src]")]
+    assert "_static/body-handlers.js" in sources
+    script = (behaviour["out"] / "_html" / "_static" / "body-handlers.js").read_text("utf-8")
+    assert "document.body.dataset.loaded = 'yes'" in script
+    assert (
+        "<body onload> (\"document.body.dataset.loaded = 'yes'\") runs from"
+        in (behaviour["report"])
+    )
+
+
 def test_no_runtime_where_no_script_listens(tmp_path, capsys):
     result = import_and_build(FIXTURES / "published", tmp_path / "o", capsys)
     sources = [script["src"] for script in result["soup"].select("script[src]")]

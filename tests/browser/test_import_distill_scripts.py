@@ -86,6 +86,8 @@ def test_a_figure_waiting_for_distills_events_draws_when_scrolled_to(browser, be
         teaser.scroll_into_view_if_needed()
         page.wait_for_function("document.querySelectorAll('#teaser svg.drawn').length === 2")
         assert teaser.get_attribute("data-ready") == "1"
+        # <body onload> ran, from body-handlers.js.
+        assert page.evaluate("document.body.dataset.loaded") == "yes"
         # A d-figure a script adds after the page loaded gets its events too.
         page.locator("d-figure#late").scroll_into_view_if_needed()
         page.wait_for_function("document.getElementById('late').dataset.seen === 'yes'")

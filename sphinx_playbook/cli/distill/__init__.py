@@ -12,7 +12,7 @@ import yaml
 from ..errors import CliError
 from ..progress import Progress
 from .assets import PUBLISHED, Assets
-from .behaviour import RUNTIME_CONF, RUNTIME_FILE, RUNTIME_FOLDER, report_behaviour, runtime_source
+from .behaviour import RUNTIME_FOLDER, report_behaviour, runtime_conf, runtime_files
 from .bibliography import tidy
 from .context import Context
 from .convert import convert, total_steps
@@ -89,12 +89,13 @@ def import_distill(
     heading = " ".join(str(title).split())
     page = f"---\n{front_text}---\n\n# {escape(heading)}\n\n{body}\n"
     report_behaviour(report, cx.behaviour, article.soup, body, cx.addressed_as_markdown)
-    if cx.behaviour.listens_to_distill:
-        extra.append(RUNTIME_CONF)
+    runtime = runtime_files(cx.behaviour, article.soup)
+    if runtime:
+        extra.append(runtime_conf(runtime))
     _write_project(out, article, report, assets, page, title, extra)
-    if cx.behaviour.listens_to_distill:
-        (out / RUNTIME_FOLDER).mkdir()
-        (out / RUNTIME_FOLDER / RUNTIME_FILE).write_bytes(runtime_source().read_bytes())
+    for name, text in runtime.items():
+        (out / RUNTIME_FOLDER).mkdir(exist_ok=True)
+        (out / RUNTIME_FOLDER / name).write_text(text, encoding="utf-8")
 
     print(report.table(), file=stdout)
     (out / REPORT_FILE).write_text(report.full_text(), encoding="utf-8")

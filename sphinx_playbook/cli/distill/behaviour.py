@@ -185,19 +185,61 @@ def _scripts(soup: BeautifulSoup, assets: Assets) -> list[str]:
     return texts
 
 
-#: Where the import writes Distill's events (in OUT) and the folder conf.py publishes.
+#: Where the import writes its own scripts (in OUT), published by conf.py's
+#: ``html_static_path`` and loaded by ``html_js_files`` (files: a strict CSP allows them).
 RUNTIME_FOLDER = "_distill_runtime"
 RUNTIME_FILE = "distill-events.js"
-RUNTIME_CONF = (
-    "# The article's scripts wait for Distill's d-figure events (ready, onscreen,\n"
-    "# offscreen): distill-events.js fires them (a file, so a strict CSP allows it).\n"
-    f"html_static_path = [{RUNTIME_FOLDER!r}]\n"
-    f"html_js_files = [{RUNTIME_FILE!r}]"
-)
+BODY_HANDLERS_FILE = "body-handlers.js"
+#: <body> handlers that are the window's (``<body onload>`` is ``window.onload``).
+_WINDOW_EVENTS = {"load", "resize", "scroll", "hashchange", "popstate", "beforeunload",
+                  "unload", "message", "online", "offline", "pageshow", "pagehide", "storage",
+                  "error", "focus", "blur"}  # fmt: skip
 
 
 def runtime_source() -> Path:
     return Path(__file__).parent / "runtime" / RUNTIME_FILE
+
+
+def runtime_files(behaviour: Behaviour, soup: BeautifulSoup) -> dict[str, str]:
+    """The scripts of our own the page needs: Distill's events when a script listens
+    to them; the ``<body>``'s handlers (the theme writes its own ``<body>``)."""
+    files = {}
+    if behaviour.listens_to_distill:
+        files[RUNTIME_FILE] = runtime_source().read_text("utf-8")
+    handlers = _body_handlers(soup)
+    if handlers:
+        lines = ["/* The article's <body> handlers, written by import-distill (the theme",
+                 " * writes its own <body>). */"]  # fmt: skip
+        for name, code in handlers:
+            event = name[2:]
+            if event in _WINDOW_EVENTS:
+                lines.append(
+                    f"window.addEventListener({event!r}, function (event) {{\n{code}\n}});"
+                )
+            else:
+                lines.append(
+                    'document.addEventListener("DOMContentLoaded", function () {\n'
+                    f"  document.body.addEventListener({event!r}, function (event) {{\n"
+                    f"{code}\n  }});\n}});"
+                )
+        files[BODY_HANDLERS_FILE] = "\n".join(lines) + "\n"
+    return files
+
+
+def runtime_conf(files: dict[str, str]) -> str:
+    return (
+        "# Scripts of the import's own (Distill's d-figure events, the article's <body>\n"
+        "# handlers): files, so a strict Content-Security-Policy allows them.\n"
+        f"html_static_path = [{RUNTIME_FOLDER!r}]\n"
+        f"html_js_files = {sorted(files)!r}"
+    )
+
+
+def _body_handlers(soup: BeautifulSoup) -> list[tuple[str, str]]:
+    body = soup.body
+    if body is None:
+        return []
+    return [(name, str(body[name])) for name in handlers_of(body)]
 
 
 def report_behaviour(
@@ -219,6 +261,15 @@ def report_behaviour(
             None,
             f"{found} inline handlers ({names}): {on_page} kept on their elements"
             + (f", {found - on_page} LOST" if on_page < found else ""),
+        )
+    for name, code in _body_handlers(soup):
+        report.found["inline handler"] += 1
+        report.converted["inline handler"] += 1
+        report.doubt(
+            "inline handler",
+            soup.body.sourceline if soup.body is not None else None,
+            f"<body {name}> ({code.strip()[:60]!r}) runs from {BODY_HANDLERS_FILE} (the "
+            "theme writes its own <body>)",
         )
     if behaviour.listeners:
         count = sum(behaviour.listeners.values())
@@ -262,7 +313,12 @@ def report_behaviour(
             f"({', '.join('.' + c for c in sorted(behaviour.hidden_classes))}): "
             f"{min(kept_hidden, len(hidden))} kept with their classes, closed as published",
         )
-    addressed = [element for element in soup.find_all(True) if behaviour.addressed(element)]
+    # <body>'s handlers run from a file (above); the theme writes <html> and <body>.
+    addressed = [
+        element
+        for element in soup.find_all(True)
+        if behaviour.addressed(element) and element.name not in {"html", "head", "body"}
+    ]
     if not addressed:
         return
     lost = [
