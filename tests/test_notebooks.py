@@ -100,6 +100,112 @@ def test_plotly_html_from_a_cdn_is_served_from_the_site(built, page) -> None:
     assert not [t for t in page.find_all(src=True) if ORIGIN.match(t["src"])]
 
 
+# -- Vega-Lite (Altair): tests/roots/test-notebooks/charts.ipynb ----------------------
+
+
+@pytest.fixture(scope="module")
+def charts(built: tuple[Path, str]):
+    return read_page(built[0], "charts")
+
+
+def _frame_page(outdir: Path, figure):
+    return soup(outdir / figure.find("iframe")["src"])
+
+
+def _loads(page) -> list[str]:
+    """Every URL a page loads or links to (scripts, stylesheets, images, frames)."""
+    return [
+        tag.get("src") or tag.get("href")
+        for tag in page.find_all(["script", "link", "img", "iframe"])
+        if tag.get("src") or tag.get("href")
+    ]
+
+
+def test_a_vegalite_output_is_an_interactive_figure(built, charts) -> None:
+    outdir, _ = built
+    figure = charts.find("figure", id="fig-vl")
+    assert "pb-interactive" in figure["class"]
+    frame = figure.find("iframe")
+    assert frame["loading"] == "lazy" and frame["src"].startswith("_interactive/charts-")
+    # The box's height is reserved before the frame loads (a class from the page's
+    # stylesheet, which the theme makes of the style attribute).
+    assert figure.select_one(".pb-interactive__frame")["class"] != ["pb-interactive__frame"]
+    assert "Throughput by GPU count" in figure.find("figcaption").get_text()
+    frame_page = _frame_page(outdir, figure)
+    sources = [s["src"] for s in frame_page.find_all("script", src=True)]
+    assert [s for s in sources if "_static/interactive/vega-bundle-" in s]
+    assert not [url for url in _loads(frame_page) if ORIGIN.match(url)]
+    assert frame_page.select_one(".pb-vega") is not None
+    # No image was stored: vl-convert drew the fallback, an SVG, when the site was built.
+    fallback = figure.select_one(".pb-interactive__fallback img")
+    assert fallback is not None and fallback["src"].endswith(".svg")
+    drawn = soup(outdir / fallback["src"])
+    assert drawn.find("svg") is not None and "Throughput" in drawn.get_text()
+    assert frame_page.find("noscript").find("img") is not None
+
+
+def test_vega_is_served_once_for_the_site(built, charts) -> None:
+    outdir, _ = built
+    assert len(list((outdir / "_static" / "interactive").glob("vega-bundle-*.js"))) == 1
+    frames = [
+        _frame_page(outdir, f) for f in charts.select("figure.pb-interactive") if f.find("iframe")
+    ]
+    assert len(frames) == 3
+    bundles = {
+        s["src"]
+        for page in frames
+        for s in page.find_all("script", src=True)
+        if "vega-bundle" in s["src"]
+    }
+    assert len(bundles) == 1
+
+
+def test_altair_html_from_a_cdn_draws_with_the_site_copy(built, charts) -> None:
+    outdir, _ = built
+    figure = charts.select("figure.pb-interactive")[1]
+    frame_page = _frame_page(outdir, figure)
+    assert not [url for url in _loads(frame_page) if ORIGIN.match(url)]
+    scripts = [
+        outdir / "_interactive" / s["src"]
+        for s in frame_page.find_all("script", src=True)
+        if not s["src"].startswith("..")
+    ]
+    text = "".join(path.read_text(encoding="utf-8") for path in scripts)
+    assert "Speed-up" in text and "jsdelivr" not in text and "vegaEmbed" in text
+    assert figure.select_one(".pb-interactive__fallback img")["src"].endswith(".svg")
+    # Nothing on the article page loads from another origin either.
+    assert not [url for url in _loads(charts) if ORIGIN.match(url)]
+
+
+def test_a_stored_image_is_the_vegalite_fallback(charts) -> None:
+    figure = charts.select("figure.pb-interactive")[2]
+    assert figure.find("iframe") is not None
+    assert figure.select_one(".pb-interactive__fallback img")["src"].endswith(".png")
+
+
+def test_vegalite_data_from_another_origin_stays_static_with_a_located_warning(
+    built, charts
+) -> None:
+    _, warnings = built
+    cell = charts.select(".cell")[-1]
+    assert cell.find("iframe") is None
+    assert cell.select_one(".pb-interactive__alt") is not None
+    lines = [line for line in warnings.splitlines() if "cell 5 of charts.ipynb" in line]
+    assert len(lines) == 1 and "cars.json" in lines[0] and "another origin" in lines[0]
+
+
+def test_the_drawn_fallback_is_cached_by_content(tmp_path: Path) -> None:
+    srcdir = copy_root("notebooks", tmp_path / "src")
+    doctrees = tmp_path / "doctrees"
+    build(srcdir, tmp_path / "one", "html", "-N", "-d", str(doctrees))
+    cached = sorted((doctrees / "playbook-cache" / "vega").glob("*.svg"))
+    assert len(cached) == 2  # the two charts without a stored image
+    stamps = [path.stat().st_mtime_ns for path in cached]
+    (srcdir / "charts.ipynb").touch()
+    build(srcdir, tmp_path / "two", "html", "-N", "-E", "-d", str(doctrees))
+    assert [path.stat().st_mtime_ns for path in cached] == stamps
+
+
 def test_legend_and_label_number_the_figure(page) -> None:
     figure = page.find("figure", id="fig-loss")
     caption = figure.find("figcaption")
@@ -235,7 +341,8 @@ def test_a_parallel_build_writes_what_a_serial_build_writes(tmp_path: Path) -> N
         outputs[jobs] = _html_files(outdir)
     assert {f"{name}.html" for name in names} <= outputs["1"].keys()
     frames = [k for k in outputs["1"] if k.startswith("_interactive/") and k.endswith(".html")]
-    assert len(frames) == 3 * 7  # three Plotly figures on each of the seven notebooks
+    # Three Plotly figures on each of the seven notebooks, three Vega-Lite charts.
+    assert len(frames) == 3 * 7 + 3
     assert [k for k in outputs["1"] if k.startswith("_static/interactive/plotly")]
     assert sorted(outputs["1"]) == sorted(outputs["2"])
     assert [name for name in outputs["1"] if outputs["1"][name] != outputs["2"][name]] == []
@@ -299,7 +406,7 @@ def test_latex_shows_the_alt_text_and_legend_of_a_figure_without_an_image(elsewh
     assert BARS_LEGEND in bars  # the legend below the caption, in the same figure
     assert "includegraphics" not in bars
     # The Plotly output stored as text/html, without an image: its alt text, as a figure.
-    assert any(HTML_ALT in figure for figure in figures.values())
+    assert any(HTML_ALT in _words(figure) for figure in _tex_figures(tex))
     # A Plotly figure with its PNG: the image, captioned, labelled, as one figure.
     loss = figures["fig-loss"]
     assert "\\sphinxincludegraphics" in loss and "\\caption{Training loss by step." in loss

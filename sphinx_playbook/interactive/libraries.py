@@ -14,6 +14,7 @@ import hashlib
 import importlib.util
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 from sphinx.config import Config
@@ -33,6 +34,10 @@ _PACKAGED = {
     "bokeh-tables": ("bokeh", "server/static/js/bokeh-tables.min.js"),
 }
 
+#: For "auto": libraries a Python package builds rather than ships, by name, each with
+#: the function that gives its file (notebooks/vega.py: vl-convert's Vega bundle).
+BUILT: dict[str, Callable[[], Path | None]] = {}
+
 
 def _packaged_file(name: str) -> Path | None:
     if name not in _PACKAGED:
@@ -49,11 +54,11 @@ def library_source(config: Config, srcdir: Path, name: str) -> Path | None:
     """The local file for library ``name``, or None when the site has no copy of it."""
     configured = read_config(config).interactive_libraries.get(name)
     if configured is None:
-        configured = "auto" if name in _PACKAGED else None
+        configured = "auto" if name in _PACKAGED or name in BUILT else None
     if configured is None:
         return None
     if configured == "auto":
-        return _packaged_file(name)
+        return BUILT[name]() if name in BUILT else _packaged_file(name)
     path = Path(srcdir, configured)
     return path if path.is_file() else None
 

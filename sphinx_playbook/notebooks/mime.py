@@ -25,6 +25,7 @@ from ..interactive.directive import COMPONENT_NAME
 from ..machinery import priorities
 from ..machinery.state import build_facts
 from .plotly import PLOTLY_MIME, draws_with_plotly, from_plotly_html, from_plotly_json
+from .vega import VEGALITE_MIMES, from_vegalite, is_vegalite, spec_from_altair_html
 
 #: Builders whose pages show the interactive figure itself.
 HTML_BUILDERS = ("html", "dirhtml", "singlehtml")
@@ -61,7 +62,7 @@ class PlaybookMimeRenderer:
 
     # Elsewhere (LaTeX, EPUB, text...) ChooseNotebookFigures chooses the figure.
     mime_priority_overrides: ClassVar[list[tuple[str, str, int | None]]] = [
-        (builder, PLOTLY_MIME, 5) for builder in HTML_BUILDERS
+        (builder, mime, 5) for builder in HTML_BUILDERS for mime in (PLOTLY_MIME, *VEGALITE_MIMES)
     ]
 
     @staticmethod
@@ -70,10 +71,15 @@ class PlaybookMimeRenderer:
             return None  # myst-nb's docutils-only tools, and inline outputs: as myst-nb does
         if data.mime_type == PLOTLY_MIME:
             return from_plotly_json(renderer, data)
+        if is_vegalite(data.mime_type):
+            return from_vegalite(renderer, data, data.content)
         if data.mime_type == "text/html":
             html = data.string
             if draws_with_plotly(html):
                 return from_plotly_html(renderer, data)
+            spec = spec_from_altair_html(html)
+            if spec is not None:
+                return from_vegalite(renderer, data, spec)
             table = table_html(html)
             if table is not None:
                 return [nodes.raw("", table, format="html", classes=["output", "text_html"])]

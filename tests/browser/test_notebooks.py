@@ -102,3 +102,34 @@ def test_without_javascript_the_fallbacks_show(notebook_site, page_at, site_url)
     assert not [
         url for url in requests if "/_static/interactive/plotly-" in url and url.endswith(".js")
     ]
+
+
+#: The number of marks vega-embed drew in a chart's frame, or null before it drew.
+VEGA_DRAWN = """(id) => {
+  const frame = document.querySelector(`#${id} iframe`);
+  const root = frame && frame.contentDocument;
+  const chart = root && root.querySelector(".pb-vega svg, .pb-vega canvas");
+  const marks = ".pb-vega .mark-line path, .pb-vega .mark-symbol path";
+  return chart ? root.querySelectorAll(marks).length : null;
+}"""
+
+
+def test_the_vegalite_chart_draws_when_scrolled_to_from_the_site_only(
+    notebook_site, page_at, site_url
+):
+    page = page_at(1440, path=None)
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(site_url + "notebooks/charts.html", wait_until="networkidle")
+    figure = page.locator("#fig-vl")
+    figure.scroll_into_view_if_needed()
+    page.wait_for_function(f"({VEGA_DRAWN})('fig-vl') > 0", timeout=15_000)
+    assert not figure.locator(".pb-interactive__fallback").is_visible()
+    # The chart fits the box reserved for it: the page did not move when it drew.
+    box = figure.locator(".pb-interactive__frame").bounding_box()
+    chart = page.frame_locator("#fig-vl iframe").locator(".pb-vega svg").bounding_box()
+    assert box is not None and chart is not None and chart["height"] <= box["height"] + 1
+    origin = urlsplit(site_url).netloc
+    assert [url for url in requests if urlsplit(url).netloc != origin] == []
+    bundles = {url for url in requests if "/_static/interactive/vega-bundle-" in url}
+    assert len(bundles) == 1, bundles

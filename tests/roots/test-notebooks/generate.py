@@ -1,7 +1,8 @@
-"""Writes article.ipynb: a small notebook with its outputs stored (no kernel needed).
+"""Writes article.ipynb and charts.ipynb: small notebooks with their outputs stored
+(no kernel needed).
 
 Run it again after changing a cell here: `python generate.py`. The outputs stand for
-what plotly, matplotlib, pandas and sympy would store; the images are tiny PNGs.
+what plotly, altair, matplotlib, pandas and sympy would store; the images are tiny PNGs.
 """
 
 from __future__ import annotations
@@ -137,19 +138,135 @@ CELLS = [
     markdown("## Conclusion\n\nThe end.\n"),
 ]
 
-NOTEBOOK = {
-    "cells": CELLS,
-    "metadata": {
-        "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-        "language_info": {"name": "python"},
-    },
-    "nbformat": 4,
-    "nbformat_minor": 5,
-}
+
+
+def vegalite(version: str, title: str, values: list[dict], **extra: object) -> dict:
+    return {
+        "$schema": f"https://vega.github.io/schema/vega-lite/{version}.json",
+        "config": {"view": {"continuousWidth": 300, "continuousHeight": 300}},
+        "data": {"values": values},
+        "mark": {"type": "line", "point": True},
+        "encoding": {
+            "x": {"field": "gpus", "type": "quantitative"},
+            "y": {"field": "throughput", "type": "quantitative"},
+        },
+        "title": title,
+        **extra,
+    }
+
+
+THROUGHPUT = [{"gpus": 8, "throughput": 1.0}, {"gpus": 64, "throughput": 7.6}]
+
+
+def altair_html(spec: dict) -> str:
+    """What altair 5 and 6's default (html) renderer stores, shortened: a script that
+    loads Vega from a CDN, then calls vegaEmbed with the spec."""
+    return (
+        '<style>\n  #altair-viz-1.vega-embed {\n    width: 100%;\n    display: flex;\n  }\n'
+        '</style>\n<div id="altair-viz-1"></div>\n<script type="text/javascript">\n'
+        '  var VEGA_DEBUG = (typeof VEGA_DEBUG == "undefined") ? {} : VEGA_DEBUG;\n'
+        "  (function(spec, embedOpt){\n"
+        "    let outputDiv = document.currentScript.previousElementSibling;\n"
+        "    const paths = {\n"
+        '      "vega": "https://cdn.jsdelivr.net/npm/vega@6?noext",\n'
+        '      "vega-lite": "https://cdn.jsdelivr.net/npm/vega-lite@6.4.1?noext",\n'
+        '      "vega-embed": "https://cdn.jsdelivr.net/npm/vega-embed@7?noext",\n'
+        "    };\n"
+        "    function maybeLoadScript(lib, version) {\n"
+        "      return new Promise(function(resolve, reject) {\n"
+        "        var s = document.createElement('script');\n"
+        '        document.getElementsByTagName("head")[0].appendChild(s);\n'
+        "        s.onload = () => resolve(paths[lib]);\n"
+        "        s.src = paths[lib];\n"
+        "      });\n"
+        "    }\n"
+        "    function displayChart(vegaEmbed) { vegaEmbed(outputDiv, spec, embedOpt); }\n"
+        '    maybeLoadScript("vega", "6")\n'
+        '      .then(() => maybeLoadScript("vega-lite", "6.4.1"))\n'
+        '      .then(() => maybeLoadScript("vega-embed", "7"))\n'
+        "      .then(() => displayChart(vegaEmbed));\n"
+        f'  }})({json.dumps(spec)}, {{"mode": "vega-lite"}});\n'
+        "</script>"
+    )
+
+
+CHART_CELLS = [
+    markdown(
+        "# Charts\n\nAltair's charts as the notebook stores them: see {numref}`fig-vl`.\n"
+    ),
+    code(
+        "alt.renderers.enable('mimetype')\nalt.Chart(df).mark_line(point=True).encode(...)",
+        [
+            display(
+                {
+                    "application/vnd.vegalite.v5+json": vegalite("v5.20.1", "Throughput", THROUGHPUT),
+                    "text/plain": "<VegaLite 5 object>",
+                }
+            )
+        ],
+        playbook={"legend": "Throughput by GPU count. It grows almost linearly.", "label": "fig-vl"},
+    ),
+    code(
+        "alt.Chart(df).mark_line(point=True).encode(...)  # the default renderer",
+        [
+            {
+                "output_type": "execute_result",
+                "execution_count": 1,
+                "metadata": {},
+                "data": {
+                    "text/html": altair_html(vegalite("v6.4.1", "Speed-up", THROUGHPUT)),
+                    "text/plain": "alt.Chart(...)",
+                },
+            }
+        ],
+    ),
+    code(
+        "chart  # altair 4, with its PNG",
+        [
+            display(
+                {
+                    "application/vnd.vegalite.v4+json": vegalite("v4.17.0", "Old", THROUGHPUT),
+                    "image/png": png(60, 40, b"\x22\x88\x44"),
+                    "text/plain": "<VegaLite 4 object>",
+                }
+            )
+        ],
+    ),
+    code(
+        "alt.Chart(data.cars.url).mark_point()",
+        [
+            display(
+                {
+                    "application/vnd.vegalite.v5+json": {
+                        "$schema": "https://vega.github.io/schema/vega-lite/v5.20.1.json",
+                        "data": {"url": "https://cdn.jsdelivr.net/npm/vega-datasets@2/data/cars.json"},
+                        "mark": {"type": "point"},
+                        "encoding": {"x": {"field": "Horsepower", "type": "quantitative"}},
+                    },
+                    "text/plain": "<VegaLite 5 object>",
+                }
+            )
+        ],
+    ),
+]
+
+
+def notebook(cells: list[dict]) -> dict:
+    for index, cell in enumerate(cells):
+        cell["id"] = f"cell-{index}"
+    return {
+        "cells": cells,
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
 
 if __name__ == "__main__":
-    for index, cell in enumerate(CELLS):
-        cell["id"] = f"cell-{index}"
-    Path(__file__).with_name("article.ipynb").write_text(
-        json.dumps(NOTEBOOK, indent=1) + "\n", encoding="utf-8"
-    )
+    for name, cells in (("article", CELLS), ("charts", CHART_CELLS)):
+        Path(__file__).with_name(f"{name}.ipynb").write_text(
+            json.dumps(notebook(cells), indent=1) + "\n", encoding="utf-8"
+        )
