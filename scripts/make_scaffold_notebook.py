@@ -5,8 +5,8 @@ what plotly and matplotlib give when the cells run, not hand-written stand-ins: 
 script runs the notebook in a Jupyter kernel (nbclient, ipykernel) and keeps the
 result, without timestamps, so that running it twice writes the same figures.
 
-Needs plotly, matplotlib, kaleido (the Plotly figure's PNG, with a Chrome or
-Chromium: ``BROWSER_PATH=/usr/bin/chromium`` for Debian's) and ipykernel::
+Needs plotly, matplotlib, kaleido (the Plotly figure's PNG; it finds an installed
+Chrome or Chromium, or the one ``BROWSER_PATH`` names) and ipykernel::
 
     .venv/bin/python scripts/make_scaffold_notebook.py
 """
@@ -14,7 +14,6 @@ Chromium: ``BROWSER_PATH=/usr/bin/chromium`` for Debian's) and ipykernel::
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import nbformat
@@ -136,7 +135,6 @@ def main() -> None:
     )
     for index, cell in enumerate(notebook.cells):
         cell["id"] = f"cell-{index}"
-    os.environ.setdefault("BROWSER_PATH", "/usr/bin/chromium")
     NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
     for cell in notebook.cells:
         cell["metadata"].pop("execution", None)

@@ -13,6 +13,7 @@ import datetime
 import json
 import runpy
 import shlex
+import shutil
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +21,7 @@ from pathlib import Path
 import pytest
 import yaml
 from bs4 import BeautifulSoup
-from helpers import read_page, run_sphinx
+from helpers import read_page, run_sphinx, sphinx_build
 from markdown_it import MarkdownIt
 from packaging.requirements import Requirement
 
@@ -302,3 +303,33 @@ def test_requirements_install_myst_nb_the_libraries_and_the_kernel(notebook_proj
     assert "pip install -r requirements.txt" in [step.get("run") for step in steps]
     settings = yaml.safe_load((root / ".readthedocs.yaml").read_text(encoding="utf-8"))
     assert {"requirements": "requirements.txt"} in settings["python"]["install"]
+
+
+def _output_kinds(notebook: dict) -> list[set[str]]:
+    return [
+        set(output.get("data", {}))
+        for cell in notebook["cells"]
+        if cell["cell_type"] == "code"
+        for output in cell["outputs"]
+    ]
+
+
+def test_the_notebook_runs_as_it_is_with_what_requirements_lists(notebook_project, tmp_path):
+    """``nb_execution_mode = "force"``: a real kernel runs the shipped notebook (plotly,
+    kaleido with the machine's Chromium, matplotlib) and the build passes -W with outputs
+    of the kinds stored, as after an author's edit with "cache"."""
+    book = shutil.copytree(notebook_project["root"] / "book", tmp_path / "book")
+    shutil.copy(notebook_project["root"] / "CITATION.cff", tmp_path / "CITATION.cff")
+    outdir = tmp_path / "_build" / "html"
+    sphinx_build(
+        "-W", "-N", "-q", "-b", "html", "-D", "nb_execution_mode=force", str(book), str(outdir),
+        timeout=600,
+    )  # fmt: skip
+    executed_path = tmp_path / "_build" / "jupyter_execute" / "figures.ipynb"
+    executed = json.loads(executed_path.read_text(encoding="utf-8"))
+    stored = json.loads((book / "figures.ipynb").read_text(encoding="utf-8"))
+    assert _output_kinds(executed) == _output_kinds(stored)
+    page = read_page(outdir, "figures")
+    assert page.select_one("#fig-loss iframe") is not None
+    assert page.select_one("#fig-loss .pb-interactive__fallback img") is not None
+    assert page.select_one("#fig-waves img") is not None
