@@ -193,3 +193,22 @@ def test_a_published_v1_include_is_not_inlined_twice(tmp_path, capsys):
     assert soup.find(string=lambda text: text and "drawn" in text) is None
     # The HTML import (figure-x.html, dropped by browsers) is a line of the report.
     assert "<link rel=import href='figure-x.html'> is not resolved" in result["report"]
+
+
+def test_an_ftp_url_in_the_bibtex_builds_with_W_and_is_shown(tmp_path, capsys):
+    """Valid BibTeX the theme refuses as a link: kept as text, the -W build passes."""
+    source = tmp_path / "article"
+    source.mkdir()
+    (source / "index.html").write_text(
+        "<!doctype html><html><head></head><body><d-title><h1>FTP</h1></d-title><d-article>"
+        '<p>Cited <d-cite key="old"></d-cite>.</p></d-article><d-bibliography>'
+        '<script type="text/bibtex">\n@misc{old, title={Old}, author={Ada Lovelace}, '
+        "year={1990}, url={ftp://ftp.example.org/pub/old.ps}}\n</script></d-bibliography>"
+        "</body></html>",
+        encoding="utf-8",
+    )
+    result = import_and_build(source, tmp_path / "o", capsys)
+    assert (result["code"], result["build"]) == (0, 0)
+    assert "old: the ftp:// url is not a link the theme writes" in result["report"]
+    entries = [li.get_text() for li in result["soup"].select(".pb-reference-list > li")]
+    assert any("ftp://ftp.example.org/pub/old.ps" in text for text in entries)

@@ -2,7 +2,8 @@
 
 Distill's runtime reads a .bib leniently; pybtex and ``sphinx-build -W`` do not. Two
 mistakes are common in published articles: a key defined twice, and authors
-separated by commas instead of ``and``. Each is fixed in the written .bib and
+separated by commas instead of ``and``; and an ``ftp://`` url, valid BibTeX, is not a
+link the theme writes. Each is fixed in the written .bib and
 reported with its line, so the import still builds.
 """
 
@@ -13,6 +14,8 @@ import re
 _ENTRY = re.compile(r"^[ \t]*@(\w+)\s*[{(]\s*([^,\s]+)\s*,", re.MULTILINE)
 _NAME_FIELD = re.compile(r"\b(author|editor)\s*=\s*", re.IGNORECASE)
 _INITIALS = re.compile(r"^(?:[A-Z][a-z]?\.?[\s-]*)+$")
+#: A ``url`` field whose scheme the theme refuses (ftp://): kept as text instead.
+_REFUSED_URL = re.compile(r"\burl(\s*=\s*[{\"]\s*)(ftp|gopher|file)://", re.IGNORECASE)
 
 
 def tidy(bibtex: str) -> tuple[str, list[tuple[int, str]]]:
@@ -36,7 +39,7 @@ def tidy(bibtex: str) -> tuple[str, list[tuple[int, str]]]:
             )
             continue
         seen.add(key)
-        pieces.append(_names(entry, line, problems))
+        pieces.append(_refused_url(_names(entry, line, problems), line, key, problems))
     return "".join(pieces), problems
 
 
@@ -57,6 +60,24 @@ def _names(entry: str, line: int, problems: list[tuple[int, str]]) -> str:
             )
             return _names(entry[: start + 1] + fixed + entry[end:], line, problems)
     return entry
+
+
+def _refused_url(entry: str, line: int, key: str, problems: list[tuple[int, str]]) -> str:
+    """An ``ftp://`` url (valid BibTeX, refused as a link by the theme, which fails the
+    ``-W`` build): the address kept as the entry's ``howpublished``, shown as text
+    (``note`` when the entry has a ``howpublished``)."""
+    match = _REFUSED_URL.search(entry)
+    if match is None:
+        return entry
+    field = "note" if re.search(r"\bhowpublished\s*=", entry, re.IGNORECASE) else "howpublished"
+    if re.search(rf"\b{field}\s*=", entry, re.IGNORECASE):
+        return entry
+    where = line + entry.count("\n", 0, match.start())
+    problems.append(
+        (where, f"{key}: the {match.group(2)}:// url is not a link the theme writes; kept as "
+         f"the entry's {field}")
+    )  # fmt: skip
+    return entry[: match.start()] + field + entry[match.start() + 3 :]
 
 
 def _closing(text: str, start: int) -> int | None:
