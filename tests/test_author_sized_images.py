@@ -13,6 +13,8 @@ from bs4 import Tag
 from helpers import CONF, read_page, sphinx_build, write_project
 from test_responsive_images import _photo
 
+from sphinx_playbook.delivery.responsive_images import Display, widths_for
+
 MYST = """\
 # Sized images
 
@@ -191,3 +193,16 @@ def test_a_changed_width_rebuilds_as_a_fresh_build(tmp_path: Path) -> None:
         assert (incremental / name).read_bytes() == (fresh / name).read_bytes(), name
     variants = {p.name for p in (incremental / "_images" / "variants").iterdir()}
     assert variants == {p.name for p in (fresh / "_images" / "variants").iterdir()}
+
+
+@pytest.mark.parametrize(
+    ("shown", "own", "widths"),
+    [
+        (500, 1600, (360, 500, 1000)),  # the ladder's below it, 1x, 2x
+        (300, 1600, (300, 600)),
+        (1000, 1600, (360, 704, 1000, 1600)),  # 2x would be wider than the file
+        (500, 300, (300,)),  # a small file shown larger: never scaled up
+    ],
+)
+def test_widths_of_a_fixed_display(shown: int, own: int, widths: tuple[int, ...]) -> None:
+    assert widths_for(Display("fixed", pixels=shown), own) == widths

@@ -205,7 +205,7 @@ def widths_for(display: Display, own_width: int) -> tuple[int, ...]:
         return tuple(widths)
     one = max(1, round(display.pixels))
     widest = min(2 * one, own_width)
-    return tuple(sorted({w for w in LADDER if w < one} | {min(one, widest), widest}))
+    return tuple(sorted({w for w in LADDER if w < min(one, widest)} | {min(one, widest), widest}))
 
 
 def _chosen_file(node: nodes.Element, supported: list[str]) -> str | None:
