@@ -12,7 +12,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from helpers import read_page, sphinx_build
+from helpers import png, read_page, sphinx_build
+from test_import_distill_published import declared_style
 
 from sphinx_playbook.cli import main
 
@@ -212,3 +213,21 @@ def test_an_ftp_url_in_the_bibtex_builds_with_W_and_is_shown(tmp_path, capsys):
     assert "old: the ftp:// url is not a link the theme writes" in result["report"]
     entries = [li.get_text() for li in result["soup"].select(".pb-reference-list > li")]
     assert any("ftp://ftp.example.org/pub/old.ps" in text for text in entries)
+
+
+def test_an_images_inline_width_is_kept(tmp_path, capsys):
+    """An SVG meant at 85 % of its column keeps that width (it overflowed at 390 px)."""
+    source = tmp_path / "article"
+    source.mkdir()
+    (source / "a.png").write_bytes(png(40, 20))
+    (source / "index.html").write_text(
+        "<!doctype html><html><head></head><body><d-title><h1>W</h1></d-title><d-article>"
+        '<figure><img src="a.png" alt="A" style="width: 85%"><figcaption>The caption.'
+        "</figcaption></figure></d-article></body></html>",
+        encoding="utf-8",
+    )
+    result = import_and_build(source, tmp_path / "o", capsys)
+    assert (result["code"], result["build"]) == (0, 0)
+    image = result["soup"].select_one("figure img")
+    page = tmp_path / "o" / "_html" / "index.html"
+    assert declared_style(page, result["soup"], image).get("width") == "85%"

@@ -150,6 +150,10 @@ def image_figure(cx: Context, image: Tag, holder: Tag, captions: list[Tag]) -> s
     layout = layout_of(cx, holder) or (layout_of(cx, image) if holder is not image else None)
     legend = _captions_text(cx, captions)
     options = {"alt": alt} if alt else {}
+    width = _width(image)
+    if width:
+        # The width the article gave the image (an SVG at 85 % of its column).
+        options["width"] = width
     if name:
         options["name"] = name.lower()
     if layout == "screen":
@@ -163,6 +167,15 @@ def image_figure(cx: Context, image: Tag, holder: Tag, captions: list[Tag]) -> s
             return paragraph(cx, [image])
         cx.report.doubt("figure", holder.sourceline, "a figure without a caption")
     return md.directive("figure", source, options, legend)
+
+
+def _width(image: Tag) -> str | None:
+    """The image's width from its ``style`` or ``width`` attribute, as the figure
+    directive's ``:width:`` reads it (a length or a percentage), or None."""
+    value = style_of(image).get("width") or attr_value(image, "width").strip()
+    if value.isdigit():
+        value += "px"
+    return value if re.fullmatch(r"\d+(?:\.\d+)?(?:px|%|em|pt|cm|mm|in)", value) else None
 
 
 def _figure_classes(cx: Context, holder: Tag, layout: str | None) -> list[str]:
