@@ -123,7 +123,11 @@ class NumberCitations(SphinxPostTransform):
         # The whole book in this one tree: its list closes the tree, wherever the
         # book's list page is, and each citation is linked within the tree.
         joined = next(self.document.findall(addnodes.start_of_file), None) is not None
-        if not self._book_mode() or book is None:
+        # A PDF of part of the book (a chapter's) numbers its own citations and lists
+        # them: the book's numbers would skip, its list hold other chapters' entries.
+        builder = builder_of(self.env)
+        part = builder is not None and builder.format == "latex" and docname != self.config.root_doc
+        if not self._book_mode() or book is None or part:
             book = None
             numbers = {key: index for index, key in enumerate(keys, start=1)}
             list_page = docname

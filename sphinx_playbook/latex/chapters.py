@@ -16,6 +16,8 @@ gets the book's title above the chapter's.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 from docutils import nodes
@@ -25,6 +27,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util.texescape import escape
 
 from ..config import read_config
+from ..diagnostics import PlaybookWarning, warn
 from ..machinery.registry import Shown, note_shown
 from ..pdf_links import chapter_name, chapters, is_default, pdf_files
 from ..scholarly import article_metadata, page_title
@@ -81,10 +84,31 @@ def visit_book_line(self: Any, node: book_line) -> None:
     raise nodes.SkipNode
 
 
+def _read_the_docs_pdf_step(builder: Builder) -> bool:
+    """Whether this is Read the Docs' own PDF step (``formats: [pdf]``), which writes
+    to ``$READTHEDOCS_OUTPUT/pdf`` and then runs ``latexmk -jobname=<project>`` with no
+    file named: with more than one ``.tex`` file there, latexmk stops at once."""
+    output = os.environ.get("READTHEDOCS_OUTPUT")
+    if os.environ.get("READTHEDOCS") != "True" or not output:
+        return False
+    return Path(builder.outdir).resolve() == (Path(output) / "pdf").resolve()
+
+
 def _add_chapter_documents(app: Sphinx, builder: Builder) -> None:
     """``write-started``: the chapters' entries, before the LaTeX builder reads them."""
-    if builder.format == "latex" and read_config(app.config).pdf != "book":
-        app.config.latex_documents = latex_documents(app)
+    mode = read_config(app.config).pdf
+    if builder.format != "latex" or mode == "book":
+        return
+    if _read_the_docs_pdf_step(builder):
+        warn(
+            f"conf.py: playbook_pdf = {mode!r}: Read the Docs' own PDF step (formats: "
+            "[pdf]) compiles one .tex file and keeps one PDF, so this build writes the "
+            "book's alone; build the chapters in build.jobs.build.pdf of "
+            ".readthedocs.yaml instead (docs: Print and PDF, A PDF per chapter)",
+            PlaybookWarning.CONFIG,
+        )
+        return
+    app.config.latex_documents = latex_documents(app)
 
 
 def _name_the_book(app: Sphinx, doctree: nodes.document, docname: str) -> None:

@@ -3,7 +3,9 @@ read back; each chapter's page links its own PDF."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -193,3 +195,40 @@ def test_an_unknown_value_warns_and_builds_the_book(tmp_path: Path) -> None:
     assert "'book', 'chapters' or 'both'" in warnings[0]
     assert "[playbook.config]" in warnings[0]
     assert [path.name for path in latex.glob("*.tex")] == ["tinybook.tex"]
+
+
+def test_read_the_docs_own_pdf_step_gets_the_book_alone(tmp_path: Path) -> None:
+    """Read the Docs' formats: [pdf] runs ``latexmk -jobname=<project>`` with no file
+    named, which stops when the folder holds more than one .tex file: its step gets
+    the book's alone, with a warning that says where to build the chapters."""
+    source = _project(tmp_path / "src", "chapters")
+    output = tmp_path / "_readthedocs"
+    environment = {**os.environ, "READTHEDOCS": "True", "READTHEDOCS_OUTPUT": str(output)}
+    result = sphinx_build(
+        "-q", "-N", "-b", "latex", str(source), str(output / "pdf"), environment=environment
+    )
+    warnings = playbook_warnings(result)
+    assert len(warnings) == 1 and "build.jobs.build.pdf" in warnings[0], warnings
+    assert "[playbook.config]" in warnings[0]
+    assert [path.name for path in (output / "pdf").glob("*.tex")] == ["tinybook.tex"]
+    command = ["latexmk", "-r", "latexmkrc", "-pdf", "-f", "-dvi-", "-ps-"]
+    command += ["-jobname=tiny-book", "-interaction=nonstopmode"]
+    subprocess.run(command, cwd=output / "pdf", capture_output=True, check=False)
+    assert "Root paragraph" in _text(PdfReader(output / "pdf" / "tiny-book.pdf"))
+
+
+def test_with_the_book_numbering_a_chapter_numbers_and_lists_its_own(tmp_path: Path) -> None:
+    """playbook_citation_numbering = "book": the book's PDF numbers across chapters, a
+    chapter's PDF from 1 with its own list (not the book's, which the last chapter's
+    page carries on the site)."""
+    source = _project(tmp_path / "src", "both", 'playbook_citation_numbering = "book"\n')
+    latex = tmp_path / "latex"
+    sphinx_build("-q", "-W", "-b", "latex", str(source), str(latex))
+    beta = _text(PdfReader(latexmk(latex, "tinybook-beta")))
+    assert "Beta paragraph cites [1] and [2]" in beta
+    assert "Alpha Reference Title" not in beta
+    references = beta[beta.find("References") :]
+    assert "1. John Doe. Beta Reference Title" in references
+    assert "2. Richard Roe. Shared Reference Title" in references
+    book = _text(PdfReader(latexmk(latex, "tinybook")))
+    assert "Beta paragraph cites [2] and [3]" in book
