@@ -231,3 +231,28 @@ def test_an_images_inline_width_is_kept(tmp_path, capsys):
     image = result["soup"].select_one("figure img")
     page = tmp_path / "o" / "_html" / "index.html"
     assert declared_style(page, result["soup"], image).get("width") == "85%"
+
+
+def test_v1_text_is_typeset_as_template_v1_showed_it(tmp_path, capsys):
+    """template.v1 curled quotes and set dashes in the reader's page; code and math not."""
+    source = tmp_path / "article"
+    source.mkdir()
+    (source / "index.html").write_text(
+        '<!doctype html><script src="https://distill.pub/template.v1.js"></script>'
+        '<script type="text/front-matter">\n  title: Quotes\n</script><dt-article><h1>Quotes</h1>'
+        '<p>"Straight" quotes, the reader\'s view -- and an ellipsis...</p>'
+        '<p><code>x = "raw" -- 1</code> and <dt-math>f\'(x)</dt-math>.</p></dt-article>',
+        encoding="utf-8",
+    )
+    result = import_and_build(source, tmp_path / "o", capsys)
+    assert (result["code"], result["build"]) == (0, 0)
+    paragraphs = [p.get_text() for p in result["soup"].select(".pb-body p")]
+    assert (
+        "\u201cStraight\u201d quotes, the reader\u2019s view\u2009\u2014\u2009and an ellipsis\u2026"
+        in paragraphs
+    )
+    assert result["soup"].select_one(".pb-body code").get_text() == 'x = "raw" -- 1'
+    formulas = [
+        a.get_text() for a in result["soup"].select('annotation[encoding="application/x-tex"]')
+    ]
+    assert formulas == ["f'(x)"]

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from bs4 import BeautifulSoup, Tag
+from bs4 import BeautifulSoup, Comment, NavigableString, Tag
 
 from ..errors import CliError
 
@@ -105,7 +105,64 @@ def _read_v1(
         counts["bibliography script"] = 1
     if counts:
         _title_block(soup)
+        typeset = _typeset(soup)
+        if typeset:
+            counts["text typeset (quotes, dashes)"] = typeset
     return counts, problems
+
+
+#: Where v1's runtime left text alone: code, math, scripts, styles.
+_NOT_TYPESET = {"code", "pre", "script", "style", "d-math", "d-code", "kbd", "samp", "tt",
+                "textarea", "svg", "math"}  # fmt: skip
+
+
+def _typeset(soup: BeautifulSoup) -> int:
+    """Quotes and dashes as template.v1 typeset them in the reader's page: straight
+    quotes curly, ``--`` an em dash between thin spaces, ``...`` an ellipsis. Text with
+    math delimiters is left as written. The number of texts changed."""
+    article = soup.find("d-article")
+    if article is None:
+        return 0
+    changed = 0
+    for text in list(article.find_all(string=True)):
+        if isinstance(text, Comment) or any(
+            parent.name in _NOT_TYPESET for parent in text.parents if isinstance(parent, Tag)
+        ):
+            continue
+        value = str(text)
+        if "$" in value or "\\(" in value or "\\[" in value:
+            continue
+        typeset = _typeset_text(value, _char_before(text))
+        if typeset != value:
+            text.replace_with(NavigableString(typeset))
+            changed += 1
+    return changed
+
+
+def _char_before(text: Any) -> str:
+    """The character before ``text`` in its paragraph (a space at the paragraph's start)."""
+    block = text.find_parent(["p", "li", "dd", "dt", "td", "th", "figcaption", "blockquote",
+                              "h1", "h2", "h3", "h4", "h5", "h6", "div", "d-article"])  # fmt: skip
+    previous = text.find_previous(string=True)
+    if previous is None or block is None or block not in previous.parents:
+        return " "
+    return str(previous)[-1:] or " "
+
+
+def _typeset_text(text: str, before: str) -> str:
+    text = re.sub(r"\s*---?\s*", "\u2009\u2014\u2009", text) if "--" in text else text
+    text = text.replace("...", "\u2026")
+    out = []
+    for index, char in enumerate(text):
+        previous = text[index - 1] if index else before
+        opening = not previous or previous.isspace() or previous in "([{\u2014\u2009-"
+        if char == '"':
+            out.append("\u201c" if opening else "\u201d")
+        elif char == "'":
+            out.append("\u2018" if opening else "\u2019")
+        else:
+            out.append(char)
+    return "".join(out)
 
 
 def _inline_includes(
