@@ -42,6 +42,8 @@ def latex_documents(app: Sphinx) -> list[tuple[Any, ...]]:
     ``"chapters"``, Sphinx's default entry for the whole book is left out."""
     config, env = app.config, app.env
     entries = [tuple(entry) for entry in config.latex_documents]
+    if not chapters(env):  # warned about at env-get-updated: the book stays
+        return entries
     if read_config(config).pdf == "chapters" and is_default(config, "latex_documents"):
         entries = [entry for entry in entries if entry[0] != config.root_doc]
     named = {entry[0] for entry in entries}
@@ -126,8 +128,18 @@ def _name_the_book(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 
 def _note_links(app: Sphinx, env: BuildEnvironment) -> list[str]:
     """``env-get-updated``: which PDF each page links, for the registry: a page that
-    becomes a chapter, or stops being one, is written again."""
+    becomes a chapter, or stops being one, is written again. A book without
+    chapters to make PDFs of is told so."""
     note_shown(env, Shown.CHAPTERS, pdf_files(env), name="pdf")
+    mode = read_config(app.config).pdf
+    if mode != "book" and not chapters(env):
+        warn(
+            f"conf.py: playbook_pdf = {mode!r}, but the root page "
+            f"({app.config.root_doc!r}) lists no page in a toctree: there is no chapter "
+            "to make a PDF of, and the LaTeX build makes the book's alone. List the "
+            "chapters in the root page's toctree, or set playbook_pdf = 'book'",
+            PlaybookWarning.CONFIG,
+        )
     return []
 
 

@@ -232,3 +232,16 @@ def test_with_the_book_numbering_a_chapter_numbers_and_lists_its_own(tmp_path: P
     assert "2. Richard Roe. Shared Reference Title" in references
     book = _text(PdfReader(latexmk(latex, "tinybook")))
     assert "Beta paragraph cites [2] and [3]" in book
+
+
+def test_a_root_page_without_chapters_warns_and_keeps_the_book(tmp_path: Path) -> None:
+    source = _project(tmp_path / "src", "chapters")
+    (source / "index.md").write_text("# The Tiny Book\n\nNo toctree.\n", encoding="utf-8")
+    for name in ("alpha.md", "beta.md"):
+        (source / name).unlink()
+    latex = tmp_path / "latex"
+    result = sphinx_build("-q", "-N", "-b", "latex", str(source), str(latex))
+    warnings = playbook_warnings(result)
+    assert len(warnings) == 1, warnings
+    assert "lists no page in a toctree" in warnings[0] and "[playbook.config]" in warnings[0]
+    assert [path.name for path in latex.glob("*.tex")] == ["tinybook.tex"]
