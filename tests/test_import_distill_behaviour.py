@@ -134,6 +134,14 @@ def test_a_paragraph_the_css_addresses_stays_markdown_with_its_class(behaviour):
     assert lede.select_one('annotation[encoding="application/x-tex"]').get_text() == "z"
 
 
+def test_only_a_link_to_nothing_is_said_to_point_to_nothing(behaviour):
+    """#epoch-view is kept in raw HTML with its id: the link reaches it."""
+    report = behaviour["report"]
+    assert "the link to #nowhere points to nothing" in report
+    assert "the link to #epoch-view points to nothing" not in report
+    assert behaviour["soup"].select_one('a[href="#epoch-view"]').get_text() == "the view"
+
+
 def test_a_generated_heading_id_never_takes_an_id_of_the_article(behaviour):
     soup = behaviour["soup"]
     assert [element.name for element in soup.select('[id="alignment"]')] == ["div"]
@@ -190,7 +198,7 @@ def test_a_published_v1_include_is_not_inlined_twice(tmp_path, capsys):
     assert len(headings) == 1
     assert len(soup.select('[id="figure-x"]')) == 1
     # What the published page holds, not the source file's empty mount point again.
-    assert "The figure's text, as published." in soup.select_one("#figure-x").get_text()
+    assert "The figure\u2019s text, as published." in soup.select_one("#figure-x").get_text()
     assert soup.find(string=lambda text: text and "drawn" in text) is None
     # The HTML import (figure-x.html, dropped by browsers) is a line of the report.
     assert "<link rel=import href='figure-x.html'> is not resolved" in result["report"]

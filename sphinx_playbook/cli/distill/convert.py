@@ -91,7 +91,9 @@ def _top_level_blocks(cx: Context, walker: Walker, element: Tag) -> list[str]:
 
 
 def resolve_links(cx: Context, text: str) -> str:
-    """Internal links: ``{ref}`` when the target became a label, raw HTML otherwise."""
+    """Internal links: ``{ref}`` when the target became a label, raw HTML otherwise (a
+    target kept in raw HTML with its id is reached; only a missing one is reported)."""
+    kept_ids = set(re.findall(r"""\bid=["']([^"']+)["']""", text))
 
     def replace(match: re.Match[str]) -> str:
         target, inline, plain, line = cx.links[int(match.group(1))]
@@ -106,9 +108,10 @@ def resolve_links(cx: Context, text: str) -> str:
             target = alias[0]
         if target.lower() in cx.labels and not re.search(r"[<>`]", plain):
             return f"{{ref}}`{plain} <{target.lower()}>`"
-        cx.report.doubt(
-            "link", line, f"the link to #{target} points to nothing the import labelled"
-        )
+        if target not in kept_ids:
+            cx.report.doubt(
+                "link", line, f"the link to #{target} points to nothing the import labelled"
+            )
         return f'<a href="#{target}">{inline}</a>'
 
     return re.sub("\x00LINK(\\d+)\x00", replace, text)
