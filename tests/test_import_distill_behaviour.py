@@ -264,3 +264,21 @@ def test_v1_text_is_typeset_as_template_v1_showed_it(tmp_path, capsys):
         a.get_text() for a in result["soup"].select('annotation[encoding="application/x-tex"]')
     ]
     assert formulas == ["f'(x)"]
+
+
+def test_a_figcaption_outside_a_figure_is_a_legend(tmp_path, capsys):
+    source = tmp_path / "article"
+    source.mkdir()
+    (source / "a.png").write_bytes(png(40, 20))
+    (source / "index.html").write_text(
+        "<!doctype html><html><head></head><body><d-title><h1>F</h1></d-title><d-article>"
+        '<d-figure><img src="a.png" alt="A"><figcaption>A caption with <b>bold</b>.'
+        "</figcaption></d-figure></d-article></body></html>",
+        encoding="utf-8",
+    )
+    result = import_and_build(source, tmp_path / "o", capsys)
+    assert (result["code"], result["build"]) == (0, 0)
+    assert "unknown element" not in result["report"]
+    legend = result["soup"].select_one(".pb-body figure figcaption .caption-text")
+    assert " ".join(legend.get_text().split()) == "A caption with bold."
+    assert legend.select_one("strong").get_text() == "bold"

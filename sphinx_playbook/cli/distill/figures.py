@@ -46,6 +46,13 @@ def legend_alone(cx: Context, node: Tag) -> str:
     return legend_directive(cx, node, cx.label_name(node))
 
 
+def figcaption_alone(cx: Context, node: Tag) -> str:
+    """A ``<figcaption>`` outside a ``<figure>`` (in a ``<d-figure>``, a ``<div>``): the
+    legend of what stands before it."""
+    cx.report.done("figcaption")
+    return legend_directive(cx, node, cx.label_name(node))
+
+
 def _take_legend(cx: Context, legend: Tag | None) -> list[Tag]:
     """The legend after a figure or image, as its caption (written once, there)."""
     if legend is None:

@@ -104,6 +104,7 @@ BLOCKS: Table[BlockConverter] = Table(
         "figure": [Rule(figures.figure)],
         "img": [HOLDING_BLOCKS, Rule(figures.image_block)],
         "div": [Rule(alone(figures.legend_alone), is_legend)],
+        "figcaption": [Rule(alone(figures.figcaption_alone))],
         "p": [Rule(legend_joins(blocks.block_p))],
         "blockquote": [Rule(legend_joins(blocks.block_blockquote))],
         "ul": [Rule(legend_joins(blocks.block_ul))],
