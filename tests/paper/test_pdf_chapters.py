@@ -53,14 +53,16 @@ def _text(reader: PdfReader, page: int | None = None) -> str:
 
 @pytest.fixture(scope="module")
 def both(tmp_path_factory: pytest.TempPathFactory) -> dict[str, PdfReader]:
-    """The book with playbook_pdf = "both": every .tex written, each compiled."""
+    """The book with playbook_pdf = "both", built as ``make latexpdf`` does
+    (``sphinx-build -M latexpdf``: the LaTeX builder, then Sphinx's Makefile)."""
     folder = tmp_path_factory.mktemp("chapters")
     source = _project(folder / "src")
-    outdir = folder / "latex"
-    sphinx_build("-q", "-W", "-b", "latex", str(source), str(outdir))
+    sphinx_build("-M", "latexpdf", str(source), str(folder / "out"), "-q", "-W")
+    outdir = folder / "out" / "latex"
     names = sorted(path.stem for path in outdir.glob("*.tex"))
     assert names == ["tinybook", "tinybook-alpha", "tinybook-beta"]
-    return {name: PdfReader(latexmk(outdir, name)) for name in names}
+    assert sorted(path.stem for path in outdir.glob("*.pdf")) == names
+    return {name: PdfReader(outdir / f"{name}.pdf") for name in names}
 
 
 @pytest.mark.parametrize(
