@@ -165,6 +165,8 @@ _EMBED = """(function () {
     pending = pending.then(function () {
       if (shown === dark) return;
       shown = dark;
+      // The page's colour scheme: else the browser paints the frame opaque white.
+      document.documentElement.style.colorScheme = dark ? "dark" : "";
       if (result) result.finalize();
       el.textContent = "";
       return vegaEmbed(el, spec, options(t)).then(function (r) { result = r; });
@@ -263,6 +265,20 @@ def _spec_height(spec: dict[str, Any]) -> float | None:
     return None
 
 
+def _size(
+    spec: dict[str, Any], stored: tuple[str, bytes] | None, metadata: Any, folder: Path
+) -> tuple[float, float] | None:
+    """The chart's size: its SVG's, else the size the output's metadata gives its
+    image, else the SVG vl-convert draws (a PNG's pixels may be at any scale)."""
+    metadata = metadata if isinstance(metadata, dict) else {}
+    if stored is not None and (stored[0] == "image/svg+xml" or metadata.get(stored[0])):
+        return image_size(stored[0], stored[1], metadata)
+    rendered = render_svg(spec, folder)
+    if isinstance(rendered, bytes):
+        return image_size("image/svg+xml", rendered, {})
+    return image_size(*stored, metadata) if stored is not None else None
+
+
 def _image_node(context: CellContext, mime: str, data: bytes, alt: str) -> nodes.image:
     name = digest(data)[:64] + _SUFFIX[mime]
     uri = context.renderer.write_file([name], data, overwrite=False, exists_ok=True)
@@ -323,7 +339,7 @@ def from_vegalite(renderer: Any, data: Any, spec: Any) -> list[nodes.Element]:
             ' = {"vega": ..., "vega-lite": ..., "vega-embed": ...} to their build/*.min.js'
         )
         return [_static(image, alt)]
-    size = image_size(stored[0], stored[1], data.output_metadata) if stored else None
+    size = _size(spec, stored, data.output_metadata, folder)
     key = digest(_json_for_script(spec))[:12]
     export = Export(
         html=export_html(spec, key, names),
