@@ -147,6 +147,10 @@ def test_a_generated_heading_id_never_takes_an_id_of_the_article(behaviour):
     assert [element.name for element in soup.select('[id="alignment"]')] == ["div"]
     headings = [h for h in soup.select("section > h2") if h.get_text().startswith("Alignment")]
     assert [h.find_parent("section")["id"] for h in headings] == ["alignment-section"]
+    # An id inside a heading (<span id="debate-anchor">) is a label of the heading: the
+    # table of contents, which copies the heading's text, does not write it again.
+    assert len(soup.select('[id="debate-anchor"]')) == 1
+    assert soup.select_one('[id="debate-anchor"]').find_parent("section")["id"] == "debate"
     # Original ids are kept exactly.
     assert soup.select_one("section#setup h2") is not None
     assert soup.select_one("#epoch-view").get_text() == "epoch 0"

@@ -40,13 +40,18 @@ def heading(cx: Context, node: Tag) -> str:
     inside a directive."""
     level = HEADINGS[node.name]
     controls = node.find_all(HEADING_CONTROLS)
+    anchors = [element for element in node.find_all(id=True) if element not in controls]
     shown = node
-    if controls:
-        # A button in a heading ("+" opening a section) would be copied into the table
-        # of contents with the heading's text: it stands right after the heading.
+    if controls or anchors:
+        # The table of contents copies the heading's text: a button in it ("+" opening
+        # a section) stands right after the heading, and an id inside it
+        # (<span id="x">) becomes a label of the heading, so neither is written twice.
         shown = copy.copy(node)
         for control in shown.find_all(HEADING_CONTROLS):
             control.decompose()
+        for element in shown.find_all(id=True):
+            del element["id"]
+    anchor_labels = "".join(cx.label(element) for element in anchors)
     text = cx.inline(shown.children).strip().replace("\\\n", " ")
     kept = {k: v for k, v in node.attrs.items() if k != "id"}
     if text and kept and cx.behaviour.addressed(node):
@@ -61,7 +66,7 @@ def heading(cx: Context, node: Tag) -> str:
         attributes = "".join(f' {k}="{attr_html(v)}"' for k, v in kept.items())
         text = f"<span{attributes}>{text}</span>"
         cx.addressed_as_markdown.add(id(node))
-    label = _unique_heading_id(cx, node, _heading_label(cx, node))
+    label = anchor_labels + _unique_heading_id(cx, node, _heading_label(cx, node))
     if not text:
         cx.report.doubt(f"<{node.name}>", node.sourceline, "an empty heading is left out")
         return label.rstrip("\n") if label else ""
