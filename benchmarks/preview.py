@@ -43,6 +43,8 @@ CHAPTER = "chapter-001"
 #: The first builds of a 50-chapter book take minutes on a shared machine.
 START_S = 1800
 EDIT_TIMEOUT_MS = 300_000
+#: sphinx-playbook preview's line once it serves (it says so if the first build failed).
+SERVING = r"serving (http://[^\s;]+/)"
 #: The issue's budget for the median edit-to-page time.
 BUDGET_S = 1.0
 
@@ -61,6 +63,8 @@ def running(command: list[str], log: Path, ready: str) -> Iterator[str]:
             if process.poll() is not None or time.monotonic() > deadline:
                 raise SystemExit(f"{command[:4]} did not start:\n{log.read_text()[-3000:]}")
             time.sleep(0.2)
+        if "first build failed" in log.read_text(errors="replace"):
+            raise SystemExit(f"{command[:4]}: the first build failed:\n{log.read_text()[-3000:]}")
         yield found.group(1)
     finally:
         for sent in (signal.SIGTERM, signal.SIGKILL):
@@ -124,7 +128,13 @@ def edit_to_page(page: Page, source: Path, marker: str) -> float:
     return time.perf_counter() - start
 
 
+def _stop(signum: int, frame: object) -> None:
+    """SIGTERM (a timeout) ends the run through the context managers: no server is left."""
+    raise SystemExit(128 + signum)
+
+
 def main(argv: list[str] | None = None) -> None:
+    signal.signal(signal.SIGTERM, _stop)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--chapters", type=int, default=50)
     parser.add_argument("--runs", type=int, default=5)
@@ -161,16 +171,14 @@ def main(argv: list[str] | None = None) -> None:
         ]
         print(f"{arguments.chapters} chapters; first builds...", flush=True)
         with ExitStack() as stack:
-            ours_url = stack.enter_context(
-                running(ours_command, root / "ours.log", r"serving (http://\S+/);")
-            )
+            ours_url = stack.enter_context(running(ours_command, root / "ours.log", SERVING))
             baseline_url = stack.enter_context(
                 running(baseline_command, root / "baseline.log", r"Serving on (http://[\w.:]+)")
             )
             if arguments.wrapper:
                 wrapped_command = [*ours_command[:2], str(wrapped), *ours_command[3:]]
                 wrapped_url = stack.enter_context(
-                    running(wrapped_command, root / "wrapped.log", r"serving (http://\S+/);")
+                    running(wrapped_command, root / "wrapped.log", SERVING)
                 )
             playwright = stack.enter_context(sync_playwright())
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
