@@ -334,11 +334,21 @@ _DROPPED = {
     "keep-alive",
     "transfer-encoding",
     "content-length",
-    "etag",
-    "last-modified",
     "date",
     "server",
     "cache-control",
+}
+#: What a page's answer also loses: it may carry a banner, so it is never kept.
+_VALIDATORS = {"etag", "last-modified"}
+#: The request headers passed on: the files' validators let a reload revalidate the
+#: stylesheets, scripts and figures instead of downloading them again.
+_FORWARDED = {
+    "accept",
+    "accept-language",
+    "range",
+    "user-agent",
+    "if-none-match",
+    "if-modified-since",
 }
 
 
@@ -354,18 +364,50 @@ def _handler(preview: Preview) -> type[http.server.BaseHTTPRequestHandler]:
         def do_HEAD(self) -> None:
             self._forward(send_body=False)
 
+        upstream_connection: http.client.HTTPConnection | None = None
+
         def _answer(
-            self, status: int, headers: dict[str, str], body: bytes, send_body: bool
+            self,
+            status: int,
+            headers: dict[str, str],
+            body: bytes,
+            send_body: bool,
+            page: bool = True,
         ) -> None:
             self.send_response(status)
             for name, value in headers.items():
                 self.send_header(name, value)
-            self.send_header("Content-Length", str(len(body)))
-            # Never keep a copy: after a reload, every file is the newest build's.
-            self.send_header("Cache-Control", "no-store")
+            if status != 304:
+                self.send_header("Content-Length", str(len(body)))
+            # Pages are never kept (the banner comes and goes); every other file is
+            # revalidated on each reload, so it is always the newest build's.
+            self.send_header("Cache-Control", "no-store" if page else "no-cache")
             self.end_headers()
-            if send_body:
+            if send_body and status != 304:
                 self.wfile.write(body)
+
+        def _ask(self, target: str, headers: dict[str, str]) -> http.client.HTTPResponse:
+            """The request to sphinx-autobuild, on this connection's own keep-alive one
+            (opened again once if sphinx-autobuild closed it)."""
+            for attempt in (1, 2):
+                if self.upstream_connection is None:
+                    self.upstream_connection = http.client.HTTPConnection(
+                        preview.host, preview.autobuild_port, timeout=60
+                    )
+                try:
+                    self.upstream_connection.request(self.command, target, headers=headers)
+                    return self.upstream_connection.getresponse()
+                except (http.client.HTTPException, OSError):
+                    self.upstream_connection.close()
+                    self.upstream_connection = None
+                    if attempt == 2:
+                        raise
+            raise AssertionError("unreachable")
+
+        def finish(self) -> None:
+            super().finish()
+            if self.upstream_connection is not None:
+                self.upstream_connection.close()
 
         def _forward(self, send_body: bool) -> None:
             path, _, query = self.path.partition("?")
@@ -377,28 +419,18 @@ def _handler(preview: Preview) -> type[http.server.BaseHTTPRequestHandler]:
                 where = html.escape(preview.sub_path)
                 text = (
                     f'<p>Not found: this preview serves the book under <a href="{where}">{where}'
-                    "</a>, "
-                    "the path of <code>html_baseurl</code>, as the published site will.</p>"
+                    "</a>, the path of <code>html_baseurl</code>, as the published site will.</p>"
                 )
                 self._answer(
                     404, {"Content-Type": "text/html; charset=utf-8"}, text.encode(), send_body
                 )
                 return
             inner = "/" + path[len(preview.sub_path) :] + (f"?{query}" if query else "")
-            headers = {
-                name: value
-                for name, value in self.headers.items()
-                if name.lower() in ("accept", "accept-language", "range", "user-agent")
-            }
-            connection = http.client.HTTPConnection(
-                preview.host, preview.autobuild_port, timeout=60
-            )
+            asked = {k: v for k, v in self.headers.items() if k.lower() in _FORWARDED}
             try:
-                connection.request(self.command, inner, headers=headers)
-                response = connection.getresponse()
+                response = self._ask(inner, asked)
                 body = response.read()
-                kept = {k: v for k, v in response.getheaders() if k.lower() not in _DROPPED}
-            except OSError:
+            except (http.client.HTTPException, OSError):
                 self._answer(
                     502,
                     {"Content-Type": "text/plain"},
@@ -406,20 +438,25 @@ def _handler(preview: Preview) -> type[http.server.BaseHTTPRequestHandler]:
                     send_body,
                 )
                 return
-            finally:
-                connection.close()
-            if "Location" in kept or "location" in kept:
-                key = "Location" if "Location" in kept else "location"
-                location = kept[key].removeprefix(upstream)
+            headers = {k: v for k, v in response.getheaders() if k.lower() not in _DROPPED}
+            names = {k.lower(): k for k in headers}
+            if "location" in names:
+                location = headers[names["location"]].removeprefix(upstream)
                 if location.startswith("/"):
-                    kept[key] = preview.sub_path + location[1:]
-            is_page = kept.get("content-type", kept.get("Content-Type", "")).startswith("text/html")
-            status = response.status
-            if (is_page or status == 404) and self.command == "GET" and build_failed(preview):
-                if not is_page:
-                    body, kept = _NO_PAGE, {"Content-Type": "text/html; charset=utf-8"}
+                    headers[names["location"]] = preview.sub_path + location[1:]
+            kind = headers.get(names.get("content-type", ""), "")
+            status, page = response.status, kind.startswith("text/html")
+            if page:
+                headers = {k: v for k, v in headers.items() if k.lower() not in _VALIDATORS}
+            if (page or status == 404) and self.command == "GET" and build_failed(preview):
+                if not page:
+                    body, headers, page = (
+                        _NO_PAGE,
+                        {"Content-Type": "text/html; charset=utf-8"},
+                        True,
+                    )
                 body = _with_banner(body, preview)
-            self._answer(status, kept, body, send_body)
+            self._answer(status, headers, body, send_body, page=page)
 
         def log_message(self, format: str, *args: object) -> None:
             """Quiet: the terminal is for the builds' messages."""
