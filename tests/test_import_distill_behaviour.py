@@ -204,6 +204,9 @@ def test_a_published_v1_include_is_not_inlined_twice(tmp_path, capsys):
     # What the published page holds, not the source file's empty mount point again.
     assert "The figure\u2019s text, as published." in soup.select_one("#figure-x").get_text()
     assert soup.find(string=lambda text: text and "drawn" in text) is None
+    # <p><dt-include><figure>: the figure closes the paragraph, so the parser leaves the
+    # include empty and the figure after it; the file is not inlined again.
+    assert len(soup.select('[id="moved"]')) == 1
     # The HTML import (figure-x.html, dropped by browsers) is a line of the report.
     assert "<link rel=import href='figure-x.html'> is not resolved" in result["report"]
 

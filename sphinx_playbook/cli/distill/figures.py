@@ -108,6 +108,9 @@ def figure(cx: Context, node: Tag, legend: Tag | None) -> str:
                 node.sourceline,
                 "a figure of several blocks: the legend captions the last one",
             )
+    elif not _panels(node):
+        # No legend to carry the figure's id: a label before its blocks keeps it.
+        inner = cx.label(node) + inner
     return layout_wrap(cx, node, inner)
 
 

@@ -186,11 +186,29 @@ def _inline_includes(
             continue
         fragment = BeautifulSoup(path.read_text("utf-8", errors="replace"), "html5lib")
         holder = fragment.body or fragment
+        if _already_inlined(soup, holder):
+            # A published page where the parser moved the content out of the include
+            # (<p><dt-include><figure>: the figure closes the paragraph).
+            include.decompose()
+            counts["dt-include (already inlined)"] = (
+                counts.get("dt-include (already inlined)", 0) + 1
+            )
+            continue
         for child in list(holder.children):
             include.insert_before(child.extract())
         include.decompose()
         counts["dt-include"] = counts.get("dt-include", 0) + 1
     return problems
+
+
+def _already_inlined(soup: BeautifulSoup, holder: Any) -> bool:
+    """Whether the page already holds the included file's content: an id of the file,
+    or the start of its text."""
+    ids = {str(element["id"]) for element in holder.find_all(id=True)}
+    if ids:
+        return any(soup.find(id=element_id) is not None for element_id in ids)
+    text = " ".join(holder.get_text().split())[:200]
+    return len(text) > 40 and text in " ".join(soup.get_text().split())
 
 
 def _wrap_script(soup: BeautifulSoup, kind: str, name: str, *, only_outside: bool) -> bool:
