@@ -27,6 +27,7 @@ same functions; those about our settings change nothing then.
 
 from __future__ import annotations
 
+import base64
 import copy
 import functools
 import json
@@ -122,6 +123,9 @@ class Page:
     caption: str | None = None
     numbered: bool = False
     blocks: list[dict[str, Any]] = field(default_factory=list)
+    #: "" for a page, "ipynb" for a Jupyter notebook (suffix .ipynb), "myst" for a
+    #: MyST text notebook (suffix .md, a jupytext and kernelspec header).
+    notebook: str = ""
 
 
 @dataclass
@@ -331,7 +335,9 @@ def targets(book: Book, kind: str) -> list[tuple[str, str]]:
             found.append((page.docname, page.label))
             continue
         for block in page.blocks:
-            if block["kind"] == kind:
+            # a notebook cell with a label is a figure (its legend the caption)
+            cell = kind == "figure" and block["kind"] == "cell" and block["label"]
+            if block["kind"] == kind or cell:
                 found.append((page.docname, block["label"]))
     return found
 
@@ -423,6 +429,8 @@ def generate(rng: random.Random, *, ours: bool = True) -> Book:
             "pygments_light_style": rng.choice(LIGHT_STYLES),
             "math_macros": {"\\RR": MACROS["\\RR"][0]},
             "citation_numbering": rng.choice(("page", "page", "book")),
+            # myst_nb before sphinx_playbook in ``extensions`` (both orders work)
+            "myst_nb_first": rng.random() < 0.5,
         },
     )
     root = _new_page(book, rng, ROOT, ".md")
@@ -444,6 +452,11 @@ def generate(rng: random.Random, *, ours: bool = True) -> Book:
                 child = _new_page(book, rng, name, ".md")
                 book.pages[name] = child
                 chapter.toctree.append(name)
+    for index in range(rng.randint(1, 2)):
+        flavour = "ipynb" if index == 0 or rng.random() < 0.5 else "myst"
+        notebook = _new_notebook(book, rng, flavour)
+        book.pages[notebook.docname] = notebook
+        root.toctree.insert(rng.randint(0, len(root.toctree)), notebook.docname)
     macro_page = rng.choice(list(book.pages.values()))
     macro_page.blocks.append(
         {"kind": "formula", "id": book.new_id("b"), "text": "Macros.", "tex": MACRO_USES["\\RR"]}
@@ -477,6 +490,228 @@ def _show_an_equation_elsewhere(book: Book, rng: random.Random) -> None:
         reference = {"kind": "ref", "id": book.new_id("b"), "role": "eq", "target": label,
                      "page": docname, "text": "As the equation says"}  # fmt: skip
         page.blocks.insert(rng.randint(1, len(page.blocks)), reference)
+
+
+# -- notebooks -----------------------------------------------------------------------------
+
+#: What a code cell of a notebook runs (only its text: nothing is executed).
+CELL_SOURCES = (
+    "import plotly.express as px\npx.bar(x=steps, y=loss)",
+    "fig = px.line(x=steps, y=loss)\nfig.show()",
+    "plt.imshow(grid)",
+    "df.head()",
+    "print(throughput)",
+    "secret = 42",
+    "for rank in range(world_size):\n    send(rank, shard)",
+)
+#: The tags an author puts on a cell (myst-nb reads them).
+CELL_TAGS = ("hide-input", "hide-output", "remove-input", "remove-output", "remove-cell")
+#: A cell's ``playbook`` layout (None: the body column, no key).
+CELL_LAYOUTS = (None, "body", "outset", "page", "screen")
+#: The kinds of stored output a code cell may have (None: none).
+OUTPUT_TYPES = ("plotly", "plotly", "png", "table", "stream", None)
+JUPYTEXT = (
+    "jupytext:\n  text_representation:\n    extension: .md\n    format_name: myst\n"
+    "kernelspec:\n  display_name: Python 3\n  language: python\n  name: python3"
+)
+KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
+
+
+def _cell_image(rng: random.Random) -> tuple[int, int, tuple[int, int, int]]:
+    """A stored PNG's size and colour: now and then one large enough for responsive
+    copies (smaller than :func:`_image`'s: it is base64 in the notebook's JSON)."""
+    rgb = (rng.randrange(256), rng.randrange(256), rng.randrange(256))
+    if rng.random() < 0.15:
+        return 400, 180, rgb
+    return rng.choice((8, 16, 24, 40, 64)), rng.choice((8, 12, 20, 32, 48)), rgb
+
+
+def _cell_output(rng: random.Random, other_than: Any = "") -> dict[str, Any]:
+    kind = rng.choice([t for t in OUTPUT_TYPES if t != other_than])
+    if kind == "plotly":
+        return {
+            "type": kind,
+            "values": [rng.randint(1, 9) for _ in range(rng.randint(2, 4))],
+            "size": rng.choice((None, (600, 400), (500, 300))),
+            "png": _cell_image(rng) if rng.random() < 0.6 else None,
+        }
+    if kind == "png":
+        return {"type": kind, "image": _cell_image(rng)}
+    if kind == "table":
+        return {"type": kind, "rows": [[rng.randint(1, 64), rng.randint(1, 9)] for _ in "ab"]}
+    if kind == "stream":
+        return {"type": kind, "text": sentence(rng)}
+    return {"type": None}
+
+
+def _new_cell(book: Book, rng: random.Random) -> dict[str, Any]:
+    """A code cell with a stored output, tags, and ``playbook`` metadata: a legend and
+    a label (a numbered figure) on most cells that display a figure."""
+    output = _cell_output(rng)
+    block: dict[str, Any] = {
+        "kind": "cell",
+        "id": book.new_id("b"),
+        "source": rng.choice(CELL_SOURCES),
+        "output": output,
+        "tags": [rng.choice(CELL_TAGS)] if rng.random() < 0.3 else [],
+        "legend": None,
+        "label": None,
+        "layout": rng.choice(CELL_LAYOUTS) if rng.random() < 0.3 else None,
+        "aside": sentence(rng) if rng.random() < 0.15 else None,
+    }
+    if output["type"] in ("plotly", "png") and rng.random() < 0.7:
+        block.update(legend=prose(rng, 1), label=book.new_id("fig"))
+    return block
+
+
+def _new_notebook(book: Book, rng: random.Random, flavour: str) -> Page:
+    """A chapter written as a notebook: markdown cells (prose, sections, math,
+    citations, references) around code cells with stored outputs."""
+    folder = f"{FOLDER}/" if rng.random() < 0.25 else ""
+    name = rng.choice(("analysis", "experiments", "figures", "notebook"))
+    docname = f"{folder}{name}-{book.new_id('p').split('-')[1]}"
+    page = Page(
+        docname=docname,
+        suffix=".ipynb" if flavour == "ipynb" else ".md",
+        title=title(rng),
+        label=book.new_id("page"),
+        front={
+            "description": sentence(rng),
+            "authors": rng.sample(PEOPLE, rng.randint(1, 2)),
+            "published": rng.choice(DATES),
+        },
+        notebook=flavour,
+    )
+    kinds = ["prose", "cell", "cell", "section", "prose", "cell"]
+    kinds += rng.sample(["formula", "cite", "cell", "figure", "equation", "aside"], 2)
+    for kind in kinds:
+        block = _new_cell(book, rng) if kind == "cell" else new_block(book, page, kind, rng)
+        page.blocks.append(block)
+    return page
+
+
+def _playbook_metadata(block: dict[str, Any]) -> dict[str, str]:
+    return {key: block[key] for key in ("legend", "label", "layout", "aside") if block[key]}
+
+
+def _b64(image: tuple[int, int, tuple[int, int, int]]) -> str:
+    return base64.b64encode(_png(*image)).decode("ascii")
+
+
+def _outputs(output: dict[str, Any]) -> list[dict[str, Any]]:
+    """The outputs as Jupyter stores them (plotly's, matplotlib's, pandas', print's)."""
+    kind = output["type"]
+    if kind == "plotly":
+        values = output["values"]
+        trace = {"type": "bar", "x": list(range(len(values))), "y": values}
+        layout: dict[str, Any] = {"template": {"layout": {}}}
+        if output["size"]:
+            layout.update(width=output["size"][0], height=output["size"][1])
+        data: dict[str, Any] = {
+            "application/vnd.plotly.v1+json": {"data": [trace], "layout": layout,
+                                               "config": {"plotlyServerURL": "https://plot.ly"}},
+            "text/plain": "Figure()",
+        }  # fmt: skip
+        if output["png"]:
+            data["image/png"] = _b64(output["png"])
+        return [{"output_type": "display_data", "data": data, "metadata": {}}]
+    if kind == "png":
+        width, height = output["image"][:2]
+        data = {"image/png": _b64(output["image"]), "text/plain": f"<Figure {width}x{height}>"}
+        return [{"output_type": "display_data", "data": data, "metadata": {}}]
+    if kind == "table":
+        rows = "".join(
+            f"<tr><th>{i}</th><td>{a}</td><td>{b}</td></tr>"
+            for i, (a, b) in enumerate(output["rows"])
+        )
+        html = (
+            "<div>\n<style scoped>\n    .dataframe tbody tr th { vertical-align: top; }\n"
+            '</style>\n<table border="1" class="dataframe">\n<thead><tr><th></th><th>gpus</th>'
+            f"<th>throughput</th></tr></thead>\n<tbody>{rows}</tbody>\n</table>\n</div>"
+        )
+        plain = "\n".join(f"{i}  {a}  {b}" for i, (a, b) in enumerate(output["rows"]))
+        return [{"output_type": "execute_result", "execution_count": 1, "metadata": {},
+                 "data": {"text/html": html, "text/plain": plain}}]  # fmt: skip
+    if kind == "stream":
+        return [{"output_type": "stream", "name": "stdout", "text": output["text"] + "\n"}]
+    return []
+
+
+def _code_cell_json(book: Book, block: dict[str, Any]) -> dict[str, Any]:
+    metadata: dict[str, Any] = {}
+    if block["tags"]:
+        metadata["tags"] = list(block["tags"])
+    if book.ours and _playbook_metadata(block):
+        metadata["playbook"] = _playbook_metadata(block)
+    return {
+        "cell_type": "code",
+        "execution_count": 1,
+        "id": block["id"],
+        "metadata": metadata,
+        "outputs": _outputs(block["output"]),
+        "source": block["source"],
+    }
+
+
+def _code_cell_md(book: Book, block: dict[str, Any]) -> str:
+    """A ``{code-cell}`` of a MyST text notebook: no stored output, options in YAML
+    (JSON is YAML)."""
+    options: dict[str, Any] = {}
+    if block["tags"]:
+        options["tags"] = block["tags"]
+    if book.ours and _playbook_metadata(block):
+        options["playbook"] = _playbook_metadata(block)
+    head = "```{code-cell} ipython3"
+    if options:
+        yaml = "\n".join(f"{key}: {json.dumps(value)}" for key, value in options.items())
+        head += f"\n---\n{yaml}\n---"
+    return f"{head}\n{block['source']}\n```"
+
+
+def render_notebook(book: Book, page: Page) -> str:
+    """A ``.ipynb``: the front matter in the notebook's metadata, the title and the
+    toctree in the first markdown cell, each run of other blocks a markdown cell."""
+    items: list[tuple[str, Any]] = [
+        ("cell", b) if b["kind"] == "cell" else ("md", _md_block(book, page, b))
+        for b in page.blocks
+    ]
+    if page.toctree:
+        toctree = "\n".join(
+            ["```{toctree}", *_toctree_options(page), "", *(f"/{d}" for d in page.toctree)]
+        )
+        items.insert(min(1, len(items)), ("md", toctree + "\n```"))
+    cells: list[dict[str, Any]] = []
+    texts = [f"({page.label})=\n# {page.title}"]
+
+    def flush() -> None:
+        if texts:
+            cell_id = f"{page.label}-m{len(cells)}"
+            source = "\n\n".join(texts) + "\n"
+            cells.append({"cell_type": "markdown", "id": cell_id, "metadata": {},
+                          "source": source})  # fmt: skip
+            texts.clear()
+
+    for kind, item in items:
+        if kind == "md":
+            texts.append(item)
+            continue
+        flush()
+        cells.append(_code_cell_json(book, item))
+    flush()
+    metadata: dict[str, Any] = {"kernelspec": KERNELSPEC, "language_info": {"name": "python"}}
+    for key in ("title", "description", "published"):
+        if key in page.front:
+            metadata[key] = page.front[key]
+    if page.front.get("authors"):
+        metadata["authors"] = [{"name": name} for name in page.front["authors"]]
+    if page.bibliography and book.ours:
+        metadata["bibliography"] = _relative(page, page.bibliography)
+    notebook = {"cells": cells, "metadata": metadata, "nbformat": 4, "nbformat_minor": 5}
+    return json.dumps(notebook, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def has_notebooks(book: Book) -> bool:
+    return any(page.notebook for page in book.pages.values())
 
 
 # -- the tree of pages ---------------------------------------------------------------------
@@ -532,6 +767,8 @@ def _page_file(book: Book, docname: str) -> str:
 
 def _md_block(book: Book, page: Page, block: dict[str, Any]) -> str:
     kind = block["kind"]
+    if kind == "cell":
+        return _code_cell_md(book, block)
     if kind == "prose":
         return block["text"]
     if kind == "section":
@@ -666,8 +903,11 @@ def _toctree_options(page: Page) -> list[str]:
 def render_page(book: Book, page: Page) -> str:
     blocks = page.blocks
     bibliography = _relative(page, page.bibliography) if page.bibliography else None
+    if page.notebook == "ipynb":
+        return render_notebook(book, page)
     if page.suffix == ".md":
-        front = [f"{key}: {_yaml(page.front[key])}" for key in ("title", "description")
+        front = [JUPYTEXT] if page.notebook == "myst" else []
+        front += [f"{key}: {_yaml(page.front[key])}" for key in ("title", "description")
                  if key in page.front]  # fmt: skip
         if page.front.get("authors"):
             front.append("authors:")
@@ -722,15 +962,21 @@ def render_conf(book: Book) -> str:
         f"pygments_style = {conf['pygments_style']!r}",
     ]
     options = {"pygments_light_style": conf["pygments_light_style"]}
+    notebooks = has_notebooks(book)
+    if notebooks:
+        lines.append('nb_execution_mode = "off"')
     if book.ours:
+        extensions = ["sphinx_playbook"]
+        if notebooks:
+            extensions.insert(0 if conf["myst_nb_first"] else 1, "myst_nb")
         lines += [
-            'extensions = ["sphinx_playbook"]',
+            f"extensions = {extensions!r}",
             'html_theme = "sphinx_playbook"',
             'playbook_bibfiles = ["refs.bib"]',
             f"playbook_citation_numbering = {conf['citation_numbering']!r}",
             f"playbook_math_macros = {conf['math_macros']!r}",
             f'playbook_interactive_libraries = {{"plotly": "auto", "vega": "{VEGA_LIBRARY}"}}',
-            'exclude_patterns = ["exports", "vendor"]',
+            'exclude_patterns = ["exports", "vendor", "jupyter_execute"]',
         ]
     else:
         macros = {}
@@ -738,7 +984,7 @@ def render_conf(book: Book) -> str:
             arguments = 1 if "#1" in body else 0
             macros[name.lstrip("\\")] = [body, arguments] if arguments else body
         lines += [
-            'extensions = ["myst_parser"]',
+            f"extensions = {['myst_nb' if notebooks else 'myst_parser']!r}",
             'html_theme = "pydata_sphinx_theme"',
             f"mathjax3_config = {{'tex': {{'macros': {macros!r}}}}}",
         ]
@@ -839,14 +1085,18 @@ def section_added(book: Book, rng: random.Random) -> str | None:
 @edit
 def page_title_renamed(book: Book, rng: random.Random) -> str | None:
     page = _pick_page(book, rng)
-    page.title = title(rng)
+    before = page.title
+    while page.title == before:  # a new title, never the same one
+        page.title = title(rng)
     return f"{page.docname} -> {page.title!r}"
 
 
 @edit
 def root_title_renamed(book: Book, rng: random.Random) -> str | None:
     page = book.pages[ROOT]
-    page.title = title(rng)
+    before = page.title
+    while page.title == before:  # a new title, never the same one
+        page.title = title(rng)
     return f"{ROOT} -> {page.title!r}"
 
 
@@ -1319,6 +1569,186 @@ def page_deleted(book: Book, rng: random.Random) -> str | None:
 def page_deleted_entry_kept(book: Book, rng: random.Random) -> str | None:
     """The file is deleted but the toctree still lists it: a warning, never a crash."""
     return _delete(book, rng, keep_entry=True)
+
+
+# -- notebook edits ------------------------------------------------------------------------
+
+
+def _pick_cell(
+    book: Book,
+    rng: random.Random,
+    flavours: tuple[str, ...] = ("ipynb", "myst"),
+    predicate: Callable[[dict[str, Any]], bool] = lambda block: True,
+) -> tuple[Page | None, dict[str, Any] | None]:
+    found = [
+        (page, block)
+        for page in book.pages.values()
+        if page.notebook in flavours
+        for block in page.blocks
+        if block["kind"] == "cell" and predicate(block)
+    ]  # fmt: skip
+    return rng.choice(found) if found else (None, None)
+
+
+@edit
+def notebook_added(book: Book, rng: random.Random) -> str | None:
+    """A chapter written as a ``.ipynb`` (or a MyST text notebook) joins a toctree."""
+    flavour = "ipynb" if rng.random() < 0.7 else "myst"
+    page = _new_notebook(book, rng, flavour)
+    book.pages[page.docname] = page
+    parent = rng.choice(reachable(book))
+    toctree = book.pages[parent].toctree
+    toctree.insert(rng.randint(0, len(toctree)), page.docname)
+    return f"{page.docname}{page.suffix} ({flavour}) listed in {parent}"
+
+
+@edit
+def notebook_listing_toggled(book: Book, rng: random.Random) -> str | None:
+    """A notebook leaves every toctree (it stays, unlisted), or is listed again."""
+    page = _pick_page(book, rng, lambda page: bool(page.notebook))
+    if page is None:
+        return None
+    listed = parents(book, page.docname)
+    if listed:
+        for parent in listed:
+            book.pages[parent].toctree.remove(page.docname)
+        return f"{page.docname}{page.suffix} no longer listed in {', '.join(listed)}"
+    parent = rng.choice([d for d in reachable(book) if d not in descendants(book, page.docname)])
+    toctree = book.pages[parent].toctree
+    toctree.insert(rng.randint(0, len(toctree)), page.docname)
+    return f"{page.docname}{page.suffix} listed in {parent}"
+
+
+@edit
+def notebook_cell_source_changed(book: Book, rng: random.Random) -> str | None:
+    page, cell = _pick_cell(book, rng)
+    if cell is None:
+        return None
+    cell["source"] = rng.choice([s for s in CELL_SOURCES if s != cell["source"]])
+    return f"{page.docname}: cell {cell['id']} source {cell['source'].splitlines()[0]!r}"
+
+
+@edit
+def notebook_output_changed(book: Book, rng: random.Random) -> str | None:
+    """A stored output is replaced: the Plotly figure's data, size or PNG, a PNG by
+    one of another size, a table's rows, printed text, or an output of another kind."""
+    page, cell = _pick_cell(book, rng, ("ipynb",))
+    if cell is None:
+        return None
+    output = cell["output"]
+    kind = output["type"]
+    if kind is None or rng.random() < 0.2:
+        cell["output"] = _cell_output(rng, other_than=kind)
+        return f"{page.docname}: cell {cell['id']} output {kind} -> {cell['output']['type']}"
+    if kind == "plotly":
+        what = rng.choice(("data", "size", "png"))
+        if what == "data":
+            output["values"] = [v + rng.randint(1, 3) for v in output["values"]]
+        elif what == "size":
+            output["size"] = rng.choice([s for s in (None, (600, 400), (500, 300))
+                                         if s != output["size"]])  # fmt: skip
+        elif output["png"] and rng.random() < 0.4:
+            output["png"] = None
+        else:
+            before = output["png"]
+            while output["png"] == before:
+                output["png"] = _cell_image(rng)
+        return f"{page.docname}: cell {cell['id']} plotly {what}"
+    if kind == "png":
+        before = output["image"]
+        while output["image"][:2] == before[:2]:
+            output["image"] = _cell_image(rng)
+        size = f"{before[0]}x{before[1]} -> {output['image'][0]}x{output['image'][1]}"
+        return f"{page.docname}: cell {cell['id']} png {size}"
+    if kind == "table":
+        output["rows"] = [[a + 1, b] for a, b in output["rows"]]
+    else:
+        output["text"] = sentence(rng)
+    return f"{page.docname}: cell {cell['id']} {kind} changed"
+
+
+@edit
+def notebook_cell_tags_changed(book: Book, rng: random.Random) -> str | None:
+    page, cell = _pick_cell(book, rng)
+    if cell is None:
+        return None
+    tag = rng.choice(CELL_TAGS)
+    if tag in cell["tags"]:
+        cell["tags"].remove(tag)
+        return f"{page.docname}: cell {cell['id']} tag {tag} removed"
+    cell["tags"].append(tag)
+    return f"{page.docname}: cell {cell['id']} tag {tag} added"
+
+
+@edit
+def notebook_cell_metadata_changed(book: Book, rng: random.Random) -> str | None:
+    """The ``playbook`` metadata: a legend rewritten or removed, a label added or
+    removed (half the time with the references to it), the layout, the aside."""
+    page, cell = _pick_cell(book, rng)
+    if cell is None:
+        return None
+    what = rng.choice(("legend", "label", "layout", "aside"))
+    if what == "legend":
+        cell["legend"] = None if cell["legend"] and rng.random() < 0.3 else prose(rng, 1)
+    elif what == "label" and cell["label"]:
+        label, cell["label"] = cell["label"], None
+        dropped = _drop_references(book, {label}) if rng.random() < 0.5 else 0
+        return f"{page.docname}: cell {cell['id']} label {label} removed, {dropped} references"
+    elif what == "label":
+        cell["label"] = book.new_id("fig")
+        cell["legend"] = cell["legend"] or prose(rng, 1)
+    elif what == "layout":
+        cell["layout"] = rng.choice([lay for lay in CELL_LAYOUTS if lay != cell["layout"]])
+    else:
+        cell["aside"] = None if cell["aside"] and rng.random() < 0.4 else sentence(rng)
+    return f"{page.docname}: cell {cell['id']} {what}={cell[what]!r}"
+
+
+@edit
+def notebook_figure_referenced(book: Book, rng: random.Random) -> str | None:
+    """A ``{numref}`` (or ``{ref}``) from another page to a cell's legend."""
+    page, cell = _pick_cell(book, rng, predicate=lambda block: bool(block["label"]))
+    if cell is None:
+        return None
+    other = _pick_page(book, rng, lambda p: p.docname != page.docname)
+    if other is None:
+        return None
+    role = rng.choice(("numref", "numref", "ref"))
+    reference = {"kind": "ref", "id": book.new_id("b"), "role": role, "target": cell["label"],
+                 "page": page.docname, "text": "As the notebook shows"}  # fmt: skip
+    _insert(other, reference, rng)
+    return f"{other.docname}: {{{reference['role']}}} to {cell['label']} on {page.docname}"
+
+
+@edit
+def notebook_cell_added(book: Book, rng: random.Random) -> str | None:
+    page = _pick_page(book, rng, lambda page: bool(page.notebook))
+    if page is None:
+        return None
+    cell = _new_cell(book, rng)
+    _insert(page, cell, rng)
+    return f"{page.docname}: cell {cell['id']} ({cell['output']['type']}, label {cell['label']})"
+
+
+@edit
+def notebook_cell_removed(book: Book, rng: random.Random) -> str | None:
+    page, cell = _pick_cell(book, rng)
+    if cell is None:
+        return None
+    page.blocks.remove(cell)
+    dropped = 0
+    if cell["label"] and rng.random() < 0.5:
+        dropped = _drop_references(book, {cell["label"]})
+    return f"{page.docname}: cell {cell['id']} removed, {dropped} references removed"
+
+
+@edit
+def notebook_extensions_reordered(book: Book, rng: random.Random) -> str | None:
+    """myst_nb before or after sphinx_playbook in conf.py's ``extensions``."""
+    if not has_notebooks(book):
+        return None
+    book.conf["myst_nb_first"] = not book.conf["myst_nb_first"]
+    return "myst_nb first" if book.conf["myst_nb_first"] else "myst_nb last"
 
 
 def random_edits(
