@@ -7,9 +7,13 @@ Plain data and functions, no pytest and no Sphinx:
   chapter with sub-pages in a folder, sections, figures, equations, code,
   citations, footnotes, asides, interactive figures (Plotly, Vega and HTML
   exports, with or without a static fallback, following the dark mode or not,
-  framed or inline), images large enough for responsive copies, and
+  framed or inline), images large enough for responsive copies,
   cross-references between pages (with the hover cards that show other pages'
-  equations).
+  equations), and one or two chapters written as notebooks read by myst-nb
+  (``nb_execution_mode = "off"``): ``.ipynb`` files with stored outputs (Plotly
+  JSON with or without its PNG, PNGs, pandas tables, printed text), cell tags and
+  ``playbook`` cell metadata (legend, label, layout, aside), or MyST text
+  notebooks (a ``.md`` with a jupytext and kernelspec header).
 - :func:`render` gives its files (conf.py, pages, .bib files, PNG images, the
   interactive figures' exports and the Vega library the book serves) as a
   mapping of relative path to bytes.
@@ -21,7 +25,8 @@ Plain data and functions, no pytest and no Sphinx:
 With ``ours=False`` the same book is written for plain Sphinx with
 pydata-sphinx-theme (the ``--baseline`` of the command line): no sphinx_playbook,
 citations become footnotes that name the keys, asides become notes, figure
-legends become figures, and the math macros go to MathJax. The edits are the
+legends become figures, and the math macros go to MathJax; notebooks are read
+by plain myst-nb (in place of myst_parser) without their ``playbook`` metadata. The edits are the
 same functions; those about our settings change nothing then.
 """
 
@@ -913,7 +918,12 @@ def render_page(book: Book, page: Page) -> str:
             front.append("authors:")
             front += [f"  - name: {_yaml(name)}" for name in page.front["authors"]]
         if "published" in page.front:
-            front.append(f"published: {page.front['published']}")
+            # myst-nb crashes on a text notebook's YAML date (nbformat cannot write a
+            # datetime.date): there it is a string, as in a .ipynb's metadata
+            published = page.front["published"]
+            if page.notebook:
+                published = _yaml(published)
+            front.append(f"published: {published}")
         if bibliography and book.ours:
             front.append(f"bibliography: {bibliography}")
         parts = ["---\n" + "\n".join(front) + "\n---" if front else ""]
