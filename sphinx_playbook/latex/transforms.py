@@ -174,6 +174,8 @@ class PaperLayout(SphinxPostTransform):
         """Each character pdflatex cannot set, once per document, where it first is."""
         seen: set[str] = set()
         for text in self.document.findall(nodes.Text):
+            if isinstance(text.parent, nodes.raw) and "latex" not in text.parent["format"]:
+                continue  # raw HTML: LaTeX never sets it
             for character in _UNKNOWN_CHARACTER.findall(text.astext()):
                 if character in seen:
                     continue
@@ -187,36 +189,179 @@ class PaperLayout(SphinxPostTransform):
                 )
 
 
-class RawHtmlImages(SphinxTransform):
-    """Images written in raw HTML (``<img>`` in a ``{raw} html`` block, as an
-    imported article keeps a styled figure) are in the PDF too: the LaTeX builder
-    drops raw HTML, so each local image of it is added after it as an image node
-    for LaTeX only (``only`` node: Sphinx registers and copies the file, the HTML
-    builders drop it, the raw HTML shows it there)."""
+#: What raw HTML shows only on screen: controls, players, scripts, drawings made by
+#: scripts. Left out of the PDF with everything inside them.
+_SCREEN_ONLY = frozenset(
+    [
+        *("script", "style", "template", "noscript", "input", "select", "option", "button"),
+        *("textarea", "audio", "video", "iframe", "canvas", "svg", "object", "embed"),
+        *("form", "label", "dialog"),
+    ]
+)
+#: Elements that hold blocks; text directly in them becomes paragraphs only beside
+#: other blocks (a note's closing sentence), never alone (an "Hover over..." hint).
+_BLOCKS = frozenset(
+    ["p", "ul", "ol", "pre", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "table", "img", "hr"]
+)
+#: Elements inside a line of text (HTML's phrasing content that prints).
+_PHRASING = frozenset(
+    [
+        *("a", "span", "strong", "b", "em", "i", "code", "kbd", "samp", "var", "sub", "sup"),
+        *("br", "small", "mark", "abbr", "cite", "q", "u", "s", "del", "ins", "time", "wbr"),
+    ]
+)
+_INLINE = {
+    "strong": nodes.strong,
+    "b": nodes.strong,
+    "em": nodes.emphasis,
+    "i": nodes.emphasis,
+    "code": nodes.literal,
+    "kbd": nodes.literal,
+    "sub": nodes.subscript,
+    "sup": nodes.superscript,
+}
 
-    default_priority = priorities.RAW_HTML_IMAGES
+
+class RawHtmlForPaper(SphinxTransform):
+    """What raw HTML shows is in the PDF too. The LaTeX builder drops raw HTML, and
+    an imported article keeps there what its CSS or scripts address: styled notes
+    (``<div class="note-box">``), figures of ``<img>``, the citation ``<pre>``. So
+    its text (paragraphs, lists, code, links, emphasis) and its local images are
+    added after it for LaTeX only (an ``only`` node: Sphinx registers and copies
+    the images, the HTML builders drop it; the raw HTML shows it there). Controls,
+    players and script-drawn parts are left out: they have no meaning on paper."""
+
+    default_priority = priorities.RAW_HTML_FOR_PAPER
 
     def apply(self, **kwargs: Any) -> None:
         for raw in list(self.document.findall(nodes.raw)):
-            if "html" not in raw.get("format", "").split() or "<img" not in raw.astext():
+            if "html" not in raw.get("format", "").split():
                 continue
-            images = []
-            for tag in BeautifulSoup(raw.astext(), "html.parser").find_all("img"):
-                uri = self._local_file(str(tag.get("src") or "").strip())
-                if uri is None:
-                    continue
-                image = nodes.image(uri=uri, alt=str(tag.get("alt") or ""))
-                image.source, image.line = raw.source, raw.line
-                images.append(image)
-            if not images:
+            soup = BeautifulSoup(raw.astext(), "html.parser")
+            for screen_only in soup.find_all(sorted(_SCREEN_ONLY)):
+                screen_only.decompose()
+            if isinstance(raw.parent, nodes.TextElement):
+                converted: list[nodes.Node] = [
+                    n for n in self._inline(soup, raw) if isinstance(n, nodes.image)
+                ]
+            else:
+                converted = list[nodes.Node](self._blocks(soup, raw))
+                roots: list[Any] = [c for c in soup.children if getattr(c, "name", None)]
+                # One styled box with several blocks (a note): framed, as on screen.
+                if len(roots) == 1 and roots[0].name == "div" and len(converted) > 1:
+                    converted = [nodes.topic("", *converted)]
+            if not converted:
                 continue
             paper = addnodes.only(expr="latex")
             paper.source, paper.line = raw.source, raw.line
-            if isinstance(raw.parent, nodes.TextElement):
-                paper.extend(images)  # inline, in the paragraph
-            else:
-                paper.extend(nodes.paragraph("", "", image) for image in images)
+            paper.extend(converted)
             raw.parent.insert(raw.parent.index(raw) + 1, paper)
+
+    def _blocks(self, element: Any, raw: nodes.raw) -> list[nodes.Element]:
+        """The block nodes of an element's children, in order."""
+        found: list[nodes.Element] = []
+        children = list(element.children)
+        has_blocks = any(
+            getattr(child, "name", None) and (child.name in _BLOCKS or self._holds_blocks(child))
+            for child in children
+        )
+        run: list[Any] = []  # inline content waiting for its paragraph
+
+        def flush() -> None:
+            if has_blocks and run:
+                inline = [node for part in run for node in self._inline(part, raw)]
+                if "".join(node.astext() for node in inline).strip() or any(
+                    isinstance(node, nodes.image) for node in inline
+                ):
+                    found.append(self._located(nodes.paragraph("", "", *inline), raw))
+            run.clear()
+
+        for child in children:
+            name = getattr(child, "name", None)
+            if name is None or name in _PHRASING:
+                run.append(child)
+                continue
+            flush()
+            # A block, or a container (a div) whose own text follows the same rule.
+            found.extend(self._block(child, raw))
+        flush()
+        return found
+
+    @staticmethod
+    def _holds_blocks(element: Any) -> bool:
+        return element.find(sorted(_BLOCKS)) is not None
+
+    def _block(self, element: Any, raw: nodes.raw) -> list[nodes.Element]:
+        name = element.name
+        if name == "p" or name in {"h1", "h2", "h3", "h4", "h5", "h6"}:
+            inline = self._inline(element, raw)
+            if not "".join(node.astext() for node in inline).strip() and not any(
+                isinstance(node, nodes.image) for node in inline
+            ):
+                return []
+            text: nodes.Element = (
+                nodes.rubric("", "", *inline)
+                if name.startswith("h")
+                else nodes.paragraph("", "", *inline)
+            )
+            return [self._located(text, raw)]
+        if name in {"ul", "ol"}:
+            items = []
+            for item in element.find_all("li", recursive=False):
+                body = self._blocks(item, raw) if self._holds_blocks(item) else []
+                if not body:
+                    body = [nodes.paragraph("", "", *self._inline(item, raw))]
+                items.append(nodes.list_item("", *body))
+            listed: nodes.Element
+            if name == "ol":
+                listed = nodes.enumerated_list("", *items, enumtype="arabic", suffix=".")
+                listed["prefix"] = ""
+            else:
+                listed = nodes.bullet_list("", *items, bullet="-")
+            return [self._located(listed, raw)] if items else []
+        if name == "pre":
+            code = str(element.get_text()).strip("\n")
+            block = nodes.literal_block(code, code, language="text")  # as written, uncoloured
+            return [self._located(block, raw)] if code.strip() else []
+        if name == "blockquote":
+            return [nodes.block_quote("", *self._blocks(element, raw))]
+        if name == "img":
+            image = self._image(element, raw)
+            return [nodes.paragraph("", "", image)] if image is not None else []
+        if name in {"hr", "table"}:
+            return []  # a rule means nothing on paper; a table needs its own layout
+        return self._blocks(element, raw)  # a div, a section: its blocks
+
+    def _inline(self, element: Any, raw: nodes.raw) -> list[nodes.Node]:
+        name = getattr(element, "name", None)
+        if name is None:  # text (comments are dropped)
+            if type(element).__name__ in {"Comment", "Doctype", "Declaration"}:
+                return []
+            return [nodes.Text(re.sub(r"\s+", " ", str(element)))]
+        if name == "img":
+            image = self._image(element, raw)
+            return [image] if image is not None else []
+        if name == "br":
+            return [nodes.Text(" ")]
+        inner = [node for child in element.children for node in self._inline(child, raw)]
+        if name in _INLINE:
+            text = "".join(node.astext() for node in inner)
+            return [_INLINE[name](text, text)] if text else []
+        href = str(element.get("href") or "") if name == "a" else ""
+        if urlsplit(href).scheme in {"http", "https", "mailto"}:
+            return [nodes.reference("", "", *inner, refuri=href)]
+        return inner
+
+    def _image(self, tag: Any, raw: nodes.raw) -> nodes.image | None:
+        uri = self._local_file(str(tag.get("src") or "").strip())
+        if uri is None:
+            return None
+        return self._located(nodes.image(uri=uri, alt=str(tag.get("alt") or "")), raw)
+
+    @staticmethod
+    def _located(node: Any, raw: nodes.raw) -> Any:
+        node.source, node.line = raw.source, raw.line
+        return node
 
     def _local_file(self, source: str) -> str | None:
         """The image's file as a Sphinx image URI (from the source folder), found as
@@ -230,9 +375,9 @@ class RawHtmlImages(SphinxTransform):
         srcdir = Path(self.env.srcdir).resolve()
         page_folder = PurePosixPath(self.env.docname).parent
         relative = path.lstrip("/") if path.startswith("/") else str(page_folder / path)
-        folders = [srcdir] + [
-            (Path(self.env.app.confdir) / extra).resolve() for extra in self.config.html_extra_path
-        ]
+        builder = builder_of(self.env)
+        confdir = Path(builder.confdir if builder is not None else srcdir)
+        folders = [srcdir, *((confdir / extra).resolve() for extra in self.config.html_extra_path)]
         for folder in folders:
             found = (folder / relative).resolve()
             if found.is_file() and found.is_relative_to(srcdir):
@@ -280,6 +425,6 @@ class PageMath(SphinxPostTransform):
 
 
 def setup_latex_transforms(app: Sphinx) -> None:
-    app.add_transform(RawHtmlImages)
+    app.add_transform(RawHtmlForPaper)
     app.add_post_transform(PaperLayout)
     app.add_post_transform(PageMath)

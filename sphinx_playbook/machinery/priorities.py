@@ -114,9 +114,9 @@ NOTEBOOK_CELLS = 200
 JOIN_FIGURE_LEGENDS = 205
 #: A reST page's leading field list, before docutils' DocInfo (340) converts it.
 READ_DOCINFO_FIELDS = 330
-#: LaTeX: images of raw HTML added for the PDF, before doctree-read, where Sphinx's
-#: ImageCollector registers every image (its transforms need none of them).
-RAW_HTML_IMAGES = 400
+#: LaTeX: the text and images of raw HTML added for the PDF, before doctree-read,
+#: where Sphinx's ImageCollector registers every image (its transforms need none of them).
+RAW_HTML_FOR_PAPER = 400
 
 # -- post-transforms (write phase) --------------------------------------------------
 

@@ -1,7 +1,7 @@
 """What a real article (the Ultra-Scale Playbook, imported with import-distill)
 needed of the PDF, each reproduced by a small hand-written page: an aside with
-line breaks, a grid with more blocks than columns, images in raw HTML, animated
-GIFs, an SVG image whose file is missing."""
+line breaks, a grid with more blocks than columns, notes, images and a citation
+written in raw HTML, animated GIFs, an SVG image whose file is missing."""
 
 from __future__ import annotations
 
@@ -59,6 +59,28 @@ Paragraph beside the note.
 ```
 
 Paragraph after the raw HTML.
+
+```{raw} html
+<div class="note-box">
+  <p class="note-box-title">Note title</p>
+  <div class="note-box-content">
+    <p>Boxed <strong>note</strong> text with <code>nvidia-smi</code> and
+      <a href="https://example.org/guide">a guide</a>.</p>
+    <ul><li>First boxed item</li><li>Second boxed item</li></ul>
+    Closing sentence of the box.
+  </div>
+</div>
+```
+
+```{raw} html
+<div class="info">Hover over the drawing to see its parts.</div>
+<select id="preset"><option>Preset option</option></select>
+<audio controls><source src="talk.wav">Your browser cannot play audio.</audio>
+<script>document.title = "Script text";</script>
+<pre class="citation">Lovelace et al., "Real Article", 2026.</pre>
+```
+
+Paragraph after the boxes.
 
 ![Animated diagram](animation.gif)
 
@@ -131,6 +153,26 @@ def test_images_of_raw_html_are_in_the_pdf(article: Pdf) -> None:
     assert article.image_count(page) >= 1
     assert "not-there" not in article.tex and "remote" not in article.tex
     assert "not-there" not in article.warnings  # the HTML misses it too: the import says so
+
+
+def test_the_text_of_raw_html_is_in_the_pdf_and_its_controls_are_not(article: Pdf) -> None:
+    text = _squeezed(article.text)
+    for expected in (
+        "Note title",
+        "Boxed note text with nvidia-smi and a guide.",
+        "First boxed item",
+        "Second boxed item",
+        "Closing sentence of the box.",
+        'Lovelace et al., "Real Article", 2026.',
+    ):
+        assert expected in text, expected
+    assert text.find("Closing sentence of the box.") < text.find("Paragraph after the boxes")
+    for screen_only in ("Hover over", "Preset option", "cannot play audio", "Script text"):
+        assert screen_only not in text, screen_only
+    # The note is one framed box; the link keeps its address; the citation is code.
+    assert article.tex.count(r"\begin{sphinxtopic}") == 1
+    assert r"\sphinxhref{https://example.org/guide}{a guide}" in article.tex
+    assert r"\begin{sphinxVerbatim}" in article.tex
 
 
 def test_an_animated_gif_prints_the_frame_it_rests_on(article: Pdf) -> None:
