@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import random
 
+import nbformat
 import pytest
 from differential import book as books
 from differential.harness import Session, compare, compare_jobs, write_sources
@@ -117,3 +118,34 @@ def test_every_edit_kind_applies_and_changes_the_sources():
                     applied.add(name)
                     assert books.render(changed) != books.render(before), name
     assert applied == set(books.EDITS)
+
+
+def test_notebooks_are_valid_and_myst_nb_comes_in_either_order():
+    """The book's notebooks are valid nbformat 4 with stored outputs and cell
+    metadata, and myst_nb is loaded before and after sphinx_playbook (and alone,
+    in place of myst_parser, in the baseline)."""
+    orders, outputs, metadata = set(), set(), set()
+    for seed in range(4):
+        rng = random.Random(seed)
+        for ours in (True, False):
+            book, _done = books.random_edits(books.generate(rng, ours=ours), rng, 30)
+            files = books.render(book)
+            conf: dict = {}
+            exec(files["conf.py"].decode(), conf)  # our generated conf.py
+            if not books.has_notebooks(book):
+                continue
+            assert conf["nb_execution_mode"] == "off"
+            if not ours:
+                assert conf["extensions"] == ["myst_nb"]
+                continue
+            orders.add(tuple(conf["extensions"]))
+            for name, data in files.items():
+                if name.endswith(".ipynb"):
+                    notebook = nbformat.reads(data.decode(), as_version=4)
+                    nbformat.validate(notebook)
+                    for cell in notebook.cells:
+                        outputs |= {o["output_type"] for o in cell.get("outputs", ())}
+                        metadata |= set(cell.metadata.get("playbook", {}))
+    assert orders == {("myst_nb", "sphinx_playbook"), ("sphinx_playbook", "myst_nb")}
+    assert outputs == {"display_data", "execute_result", "stream"}
+    assert metadata == {"legend", "label", "layout", "aside"}
