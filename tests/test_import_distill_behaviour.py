@@ -142,6 +142,14 @@ def test_only_a_link_to_nothing_is_said_to_point_to_nothing(behaviour):
     assert behaviour["soup"].select_one('a[href="#epoch-view"]').get_text() == "the view"
 
 
+def test_a_link_card_to_a_heading_keeps_its_image_and_bold(behaviour):
+    cards = [a for a in behaviour["soup"].select('a[href="#setup"]') if a.find("img")]
+    assert len(cards) == 1
+    card = cards[0]
+    assert card.select_one("img")["alt"] == "Setup"
+    assert card.select_one("figcaption b").get_text() == "Setup"
+
+
 def test_a_generated_heading_id_never_takes_an_id_of_the_article(behaviour):
     soup = behaviour["soup"]
     assert [element.name for element in soup.select('[id="alignment"]')] == ["div"]

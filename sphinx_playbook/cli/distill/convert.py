@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from bs4 import Tag
+from docutils.nodes import make_id
 
 from . import markdown as md
 from .assets import is_code_script, is_remote
@@ -31,6 +32,8 @@ from .walk import Walker
 DISTILL_FIGURE_STYLE = "<style>.pb-body figure { position: relative; }</style>"
 DISTILL_RUNTIME = re.compile(r"template\.v\d(\.min)?\.js", re.IGNORECASE)
 MATH_RUNTIME = re.compile(r"mathjax|katex", re.IGNORECASE)
+#: Markup in a link's converted text: an image, emphasis, HTML, a role.
+MARKUP = re.compile(r"!\[|(?<!\\)\*|<[A-Za-z]|\{\w+\}`")
 
 
 def top_level(article: Article) -> list[Tag]:
@@ -107,7 +110,11 @@ def resolve_links(cx: Context, text: str) -> str:
             )
             target = alias[0]
         if target.lower() in cx.labels and not re.search(r"[<>`]", plain):
-            return f"{{ref}}`{plain} <{target.lower()}>`"
+            if not MARKUP.search(inline):
+                return f"{{ref}}`{plain} <{target.lower()}>`"
+            # A link card (an image, bold words): {ref} would keep only its words.
+            cx.report.done("link (its markup kept)")
+            return f'<a href="#{make_id(target.lower())}">{inline}</a>'
         if target not in kept_ids:
             cx.report.doubt(
                 "link", line, f"the link to #{target} points to nothing the import labelled"
