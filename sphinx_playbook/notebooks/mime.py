@@ -67,8 +67,13 @@ class PlaybookMimeRenderer:
 
     @staticmethod
     def handle_mime(renderer: Any, data: Any, inline: bool) -> list[nodes.Element] | None:
-        if inline or getattr(renderer.renderer, "sphinx_env", None) is None:
+        env = getattr(renderer.renderer, "sphinx_env", None)
+        if inline or env is None:
             return None  # myst-nb's docutils-only tools, and inline outputs: as myst-nb does
+        if "sphinx_playbook" not in build_facts(env).extensions:
+            # myst-nb asks every installed plugin, also in a project that does not
+            # load sphinx_playbook (and has none of its settings): myst-nb's own then
+            return None
         if data.mime_type == PLOTLY_MIME:
             return from_plotly_json(renderer, data)
         if is_vegalite(data.mime_type):
