@@ -45,6 +45,17 @@ _KNOWN = "".join(
 )
 _UNKNOWN_CHARACTER = re.compile(f"[^{_KNOWN}{re.escape(''.join(sorted(_PDFLATEX_EXTRA)))}]")
 
+#: Emoji (pictographs, flags, keycaps) with the joiners and selectors that build
+#: them: left out of a pdflatex PDF rather than printed as boxes.
+_EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\ufe0e\ufe0f\u200d\u20e3]")
+_EMOJI_JOINERS = frozenset("\ufe0e\ufe0f\u200d\u20e3")
+
+
+def _left_out(match: re.Match[str]) -> str:
+    """An emoji pdflatex cannot set goes; one it can (\u2713, \u2717) stays."""
+    return "" if _UNKNOWN_CHARACTER.fullmatch(match.group()) else match.group()
+
+
 #: Set on an image whose absence from the PDF was already warned about (an SVG the
 #: converter could not take, svg.py): it prints its alt text with no second warning.
 EXPLAINED = "playbook_explained"
@@ -171,22 +182,35 @@ class PaperLayout(SphinxPostTransform):
             image.replace_self(nodes.paragraph("", "", placeholder))
 
     def _unknown_characters(self) -> None:
-        """Each character pdflatex cannot set, once per document, where it first is."""
+        """Each character pdflatex cannot set, once per document, where it first is.
+        An emoji is left out (no font pdflatex has draws it; xelatex's leave it out
+        too): a "📝 Note" title reads "Note", not "? Note". Any other character
+        prints as a box, which says that something is missing."""
         seen: set[str] = set()
-        for text in self.document.findall(nodes.Text):
-            if isinstance(text.parent, nodes.raw) and "latex" not in text.parent["format"]:
-                continue  # raw HTML: LaTeX never sets it
-            for character in _UNKNOWN_CHARACTER.findall(text.astext()):
-                if character in seen:
+        for text in list(self.document.findall(nodes.Text)):
+            if isinstance(text.parent, nodes.raw):
+                continue  # raw HTML: LaTeX never sets it (raw LaTeX: the author's own)
+            value = text.astext()
+            for character in _UNKNOWN_CHARACTER.findall(value):
+                if character in seen or character in _EMOJI_JOINERS:
                     continue
                 seen.add(character)
+                emoji = _EMOJI.fullmatch(character) is not None
                 warn(
                     f"the character {character!r} (U+{ord(character):04X}) cannot be set "
-                    "by pdflatex and prints as a box in the PDF; replace it, or set "
-                    "latex_engine = 'xelatex' (or 'lualatex') in conf.py",
+                    "by pdflatex and "
+                    + ("is left out of the PDF" if emoji else "prints as a box in the PDF")
+                    + "; replace it, or set latex_engine = 'xelatex' (or 'lualatex') in "
+                    "conf.py" + (" with a font that has emoji" if emoji else ""),
                     PlaybookWarning.LATEX,
                     location=located(text),
                 )
+            without = _EMOJI.sub(_left_out, value)
+            if without != value and text.parent is not None:
+                # The space an emoji stood between stays single ("GPU-rich (!)").
+                if not isinstance(text.parent, (nodes.FixedTextElement, nodes.literal)):
+                    without = re.sub(r"  +", " ", without)  # code keeps its spaces
+                text.parent.replace(text, nodes.Text(without))
 
 
 #: What raw HTML shows only on screen: controls, players, scripts, drawings made by

@@ -88,6 +88,8 @@ Paragraph after the animation.
 
 ![Missing drawing](missing.svg)
 
+We are GPU-rich 🤑 (!) and ✓ done; press ⌘ to open it.
+
 Closing paragraph.
 """
 
@@ -175,6 +177,20 @@ def test_the_text_of_raw_html_is_in_the_pdf_and_its_controls_are_not(article: Pd
     assert r"\begin{sphinxVerbatim}" in article.tex
 
 
+def test_an_emoji_is_left_out_and_other_unknown_characters_print_as_boxes(article: Pdf) -> None:
+    text = _squeezed(article.text)
+    assert "We are GPU-rich (!) and" in text  # no box, no double space
+    assert r"\(\checkmark\) done" in article.tex  # a symbol pdflatex sets stays
+    assert "\U0001f911" not in article.tex and "\u2318" in article.tex
+    warnings = [line for line in article.warnings.splitlines() if "[playbook.latex]" in line]
+    assert len(warnings) == 2, article.warnings
+    emoji, box = sorted(warnings, key=lambda line: "U+2318" in line)
+    assert "U+1F911" in emoji and "is left out of the PDF" in emoji and "emoji" in emoji
+    assert "prints as a box" in box
+    # Raw HTML is not set by LaTeX: its characters are never warned about.
+    assert all("U+1F4DD" not in line for line in warnings)
+
+
 def test_an_animated_gif_prints_the_frame_it_rests_on(article: Pdf) -> None:
     assert "{animation}.png}" in article.tex
     assert "[Animated diagram]" not in article.text
@@ -187,7 +203,7 @@ def test_a_missing_svg_is_sphinx_s_one_warning_and_its_alt_text(article: Pdf) ->
     # The SVG converter took it for a file Sphinx had copied (KeyError: the build
     # stopped); now the PDF prints its alt text, and Sphinx's warning says why.
     assert "[Missing drawing]" in _squeezed(article.text)
-    warnings = [line for line in article.warnings.splitlines() if "WARNING" in line]
+    warnings = [line for line in article.warnings.splitlines() if "missing.svg" in line]
     assert len(warnings) == 1, article.warnings
     assert "image file not readable: missing.svg" in warnings[0]
     assert "Closing paragraph" in article.text
