@@ -45,3 +45,34 @@ def test_a_removed_page_and_image_leave_nothing_behind(tmp_path, builder):
     assert _files(out) == _files(fresh)
     assert not (out / "part").exists(), "the removed page's folders went with it"
     assert not (out / "_sources" / "part").exists()
+
+
+def test_a_removed_notebook_leaves_nothing_when_conf_drops_myst_nb(tmp_path):
+    """With the last notebook goes myst_nb, and ``.ipynb`` is no source suffix any
+    more: the notebook's copied source (``_sources/nb.ipynb.txt``) goes all the same."""
+    notebook = (
+        '{"cells": [{"cell_type": "markdown", "id": "m0", "metadata": {}, '
+        '"source": "# A notebook\\n"}], "metadata": {"kernelspec": {"name": "python3", '
+        '"display_name": "Python 3", "language": "python"}}, "nbformat": 4, '
+        '"nbformat_minor": 5}'
+    )
+    with_notebooks = CONF + '\nextensions = ["sphinx_playbook", "myst_nb"]\n'
+    with_notebooks += 'nb_execution_mode = "off"\n'
+    source = write_project(
+        tmp_path / "source",
+        {"index.md": "# Book\n\n```{toctree}\nnb\n```\n", "nb.ipynb": notebook},
+        conf=with_notebooks,
+    )
+    out = tmp_path / "out"
+    sphinx_build("-q", "-b", "html", str(source), str(out))
+    assert {"nb.html", "_sources/nb.ipynb.txt"} <= _files(out)
+
+    (source / "nb.ipynb").unlink()
+    (source / "index.md").write_text("# Book\n\nNo notebook now.\n", encoding="utf-8")
+    (source / "conf.py").write_text(CONF, encoding="utf-8")
+    sphinx_build("-q", "-b", "html", str(source), str(out))
+    fresh = tmp_path / "fresh"
+    shutil.copytree(source, tmp_path / "fresh-source")
+    sphinx_build("-q", "-b", "html", str(tmp_path / "fresh-source"), str(fresh))
+    assert _files(out) == _files(fresh)
+    assert not (out / "_sources" / "nb.ipynb.txt").exists()

@@ -6,9 +6,9 @@ and so do its copied source and the images no page shows any more. A fresh
 build has none of them. For the HTML builders:
 
 - ``env-get-outdated`` names the removed pages: each one's output file
-  (``builder.get_outfilename``), copied source (``_sources/``) and the files a
-  feature writes beside it (:func:`remove_with_page`: the appendix's .bib) are
-  deleted, and the folders they leave empty (dirhtml's);
+  (``builder.get_outfilename``), copied source (``_sources/``, whatever its suffix
+  was) and the files a feature writes beside it (:func:`remove_with_page`: the
+  appendix's .bib) are deleted, and the folders they leave empty (dirhtml's);
 - at ``build-finished`` the search index loses the words of removed text: Sphinx
   loads the last build's index, drops the pages read again, and keeps each word
   they alone held with no page (``"word":[]``); a fresh build has no such
@@ -22,9 +22,10 @@ build has none of them. For the HTML builders:
 
 from __future__ import annotations
 
+import re
 import weakref
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Callable, Iterable
+from pathlib import Path, PurePosixPath
 
 from sphinx.application import Sphinx
 from sphinx.builders.html import StandaloneHTMLBuilder
@@ -77,10 +78,22 @@ def remove_pages(
         page = Path(builder.get_outfilename(docname)).resolve()
         if page.is_file() and page.is_relative_to(outdir):
             _remove(page, outdir)
-        for suffix in app.config.source_suffix:
-            for copied in (f"{docname}{suffix}.txt", f"{docname}{suffix}"):
-                _remove(sources / copied, outdir)
+        for copied in _copied_sources(sources, docname, app.config.source_suffix):
+            _remove(copied, outdir)
     return []
+
+
+def _copied_sources(sources: Path, docname: str, suffixes: Iterable[str]) -> set[Path]:
+    """Where Sphinx copied a removed page's source: with a suffix of this build's, or
+    of the last one (a conf.py that drops myst_nb drops ``.ipynb`` with it), which
+    only the copy left under ``_sources/`` still says."""
+    base = PurePosixPath(docname)
+    folder = sources / base.parent
+    names = {f"{base.name}{suffix}{txt}" for suffix in suffixes for txt in (".txt", "")}
+    if folder.is_dir():
+        copy = re.compile(re.escape(base.name) + r"\.[^.]+(\.txt)?")
+        names |= {path.name for path in folder.iterdir() if copy.fullmatch(path.name)}
+    return {folder / name for name in names}
 
 
 def remove_images(app: Sphinx, env: BuildEnvironment) -> list[str]:
