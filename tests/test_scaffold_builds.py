@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import datetime
 import json
+import os
 import runpy
 import shlex
 import shutil
@@ -321,9 +322,12 @@ def test_the_notebook_runs_as_it_is_with_what_requirements_lists(notebook_projec
     book = shutil.copytree(notebook_project["root"] / "book", tmp_path / "book")
     shutil.copy(notebook_project["root"] / "CITATION.cff", tmp_path / "CITATION.cff")
     outdir = tmp_path / "_build" / "html"
+    # kaleido draws the PNG in a Chromium: the headless shell the browser tests use,
+    # which dev.sh installs (kaleido finds a full Chrome or Chromium by itself).
+    environment = {**os.environ, "BROWSER_PATH": "/usr/bin/chromium-headless-shell"}
     sphinx_build(
         "-W", "-N", "-q", "-b", "html", "-D", "nb_execution_mode=force", str(book), str(outdir),
-        timeout=600,
+        timeout=600, environment=environment,
     )  # fmt: skip
     executed_path = tmp_path / "_build" / "jupyter_execute" / "figures.ipynb"
     executed = json.loads(executed_path.read_text(encoding="utf-8"))
