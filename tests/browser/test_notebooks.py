@@ -133,3 +133,26 @@ def test_the_vegalite_chart_draws_when_scrolled_to_from_the_site_only(
     assert [url for url in requests if urlsplit(url).netloc != origin] == []
     bundles = {url for url in requests if "/_static/interactive/vega-bundle-" in url}
     assert len(bundles) == 1, bundles
+
+
+#: Whether BokehJS drew the plot in a figure's frame (its canvas is in nested shadow roots).
+BOKEH_DRAWN = """(id) => {
+  const frame = document.querySelector(`#${id} iframe`);
+  const root = frame && frame.contentDocument;
+  const box = root && root.querySelector(".pb-bokeh");
+  const drawn = (node) => [...node.querySelectorAll("*")].some(
+    (e) => (e.tagName === "CANVAS" && e.width > 0) || (e.shadowRoot && drawn(e.shadowRoot)));
+  return !!box && drawn(box);
+}"""
+
+
+def test_the_bokeh_plot_draws_when_scrolled_to_from_the_site_only(notebook_site, page_at, site_url):
+    page = page_at(1440, path=None)
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(site_url + "notebooks/charts.html", wait_until="networkidle")
+    page.locator("#fig-bokeh").scroll_into_view_if_needed()
+    page.wait_for_function(f"({BOKEH_DRAWN})('fig-bokeh')", timeout=15_000)
+    origin = urlsplit(site_url).netloc
+    assert [url for url in requests if urlsplit(url).netloc != origin] == []
+    assert len({url for url in requests if "/_static/interactive/bokeh-" in url}) == 1

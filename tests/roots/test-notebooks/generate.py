@@ -1,5 +1,5 @@
 """Writes article.ipynb and charts.ipynb: small notebooks with their outputs stored
-(no kernel needed).
+(no kernel needed); bokeh_outputs.json holds what bokeh stored.
 
 Run it again after changing a cell here: `python generate.py`. The outputs stand for
 what plotly, altair, matplotlib, pandas and sympy would store; the images are tiny PNGs.
@@ -139,7 +139,6 @@ CELLS = [
 ]
 
 
-
 def vegalite(version: str, title: str, values: list[dict], **extra: object) -> dict:
     return {
         "$schema": f"https://vega.github.io/schema/vega-lite/{version}.json",
@@ -162,7 +161,7 @@ def altair_html(spec: dict) -> str:
     """What altair 5 and 6's default (html) renderer stores, shortened: a script that
     loads Vega from a CDN, then calls vegaEmbed with the spec."""
     return (
-        '<style>\n  #altair-viz-1.vega-embed {\n    width: 100%;\n    display: flex;\n  }\n'
+        "<style>\n  #altair-viz-1.vega-embed {\n    width: 100%;\n    display: flex;\n  }\n"
         '</style>\n<div id="altair-viz-1"></div>\n<script type="text/javascript">\n'
         '  var VEGA_DEBUG = (typeof VEGA_DEBUG == "undefined") ? {} : VEGA_DEBUG;\n'
         "  (function(spec, embedOpt){\n"
@@ -191,20 +190,23 @@ def altair_html(spec: dict) -> str:
 
 
 CHART_CELLS = [
-    markdown(
-        "# Charts\n\nAltair's charts as the notebook stores them: see {numref}`fig-vl`.\n"
-    ),
+    markdown("# Charts\n\nAltair's charts as the notebook stores them: see {numref}`fig-vl`.\n"),
     code(
         "alt.renderers.enable('mimetype')\nalt.Chart(df).mark_line(point=True).encode(...)",
         [
             display(
                 {
-                    "application/vnd.vegalite.v5+json": vegalite("v5.20.1", "Throughput", THROUGHPUT),
+                    "application/vnd.vegalite.v5+json": vegalite(
+                        "v5.20.1", "Throughput", THROUGHPUT
+                    ),
                     "text/plain": "<VegaLite 5 object>",
                 }
             )
         ],
-        playbook={"legend": "Throughput by GPU count. It grows almost linearly.", "label": "fig-vl"},
+        playbook={
+            "legend": "Throughput by GPU count. It grows almost linearly.",
+            "label": "fig-vl",
+        },
     ),
     code(
         "alt.Chart(df).mark_line(point=True).encode(...)  # the default renderer",
@@ -239,7 +241,9 @@ CHART_CELLS = [
                 {
                     "application/vnd.vegalite.v5+json": {
                         "$schema": "https://vega.github.io/schema/vega-lite/v5.20.1.json",
-                        "data": {"url": "https://cdn.jsdelivr.net/npm/vega-datasets@2/data/cars.json"},
+                        "data": {
+                            "url": "https://cdn.jsdelivr.net/npm/vega-datasets@2/data/cars.json"
+                        },
                         "mark": {"type": "point"},
                         "encoding": {"x": {"field": "Horsepower", "type": "quantitative"}},
                     },
@@ -247,6 +251,18 @@ CHART_CELLS = [
                 }
             )
         ],
+    ),
+]
+
+#: What bokeh 3.9 stored for output_notebook() and show(p), run in a kernel (the
+#: outputs as they were, so that the test sees bokeh's own loader and scripts).
+BOKEH = json.loads(Path(__file__).with_name("bokeh_outputs.json").read_text(encoding="utf-8"))
+CHART_CELLS += [
+    code(BOKEH[0]["source"], BOKEH[0]["outputs"]),
+    code(
+        BOKEH[1]["source"],
+        BOKEH[1]["outputs"],
+        playbook={"legend": "A Bokeh line.", "label": "fig-bokeh", "alt": "A line: 3, 1, 2."},
     ),
 ]
 
