@@ -12,12 +12,9 @@ import posixpath
 import re
 from dataclasses import dataclass, replace
 from html import escape
-from typing import cast
+from typing import TYPE_CHECKING, cast
 from urllib.parse import quote, urljoin
 
-import latexcodec  # noqa: F401  (registers "ulatex", the codec pybtex's BibTeX writer uses)
-from pybtex.bibtex.utils import split_tex_string
-from pybtex.database import Person
 from sphinx.application import Sphinx
 from sphinx.builders import Builder
 from sphinx.environment import BuildEnvironment
@@ -28,6 +25,11 @@ from .metadata import DEFAULT_METADATA, ArticleMetadata, Author, is_local, page_
 from .other_extensions import left_to_another
 from .pdf_links import pdf_link
 from .urls import page_url
+
+if TYPE_CHECKING:
+    # pybtex and latexcodec are imported by the functions that use them: a
+    # preview's one-page rebuild of a page without authors does not load them.
+    from pybtex.database import Person
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _STOP_WORDS = frozenset({"a", "an", "the", "on", "of", "in", "for", "and", "to"})
@@ -60,6 +62,9 @@ def read_name(name: str) -> PersonName:
       whole name is one braced token in the BibTeX, so no style splits it, and
       citations name the person before the comma (Lovelace).
     """
+    from pybtex.bibtex.utils import split_tex_string
+    from pybtex.database import Person
+
     name = _balanced(name)
     parts = split_tex_string(name, ",")
     before = Person(parts[0] if parts else "")
@@ -93,6 +98,8 @@ def _balanced(name: str) -> str:
 
 
 def _with_lineage(person: Person, lineage: str) -> Person:
+    from pybtex.database import Person
+
     parts = {part: " ".join(getattr(person, f"{part}_names")) for part in _PARTS[:-1]}
     return Person(**parts, lineage=lineage)
 
@@ -106,6 +113,8 @@ def bibtex_name(author: Author) -> str:
     """One person of a BibTeX ``author`` field, as pybtex's writer formats it:
     ``von Last, Jr, First``, each word encoded with the writer's codec (``\\_``,
     ``\\&``...), braced when BibTeX would split it (a group's name, a title)."""
+    from pybtex.database import Person
+
     if author.organization:
         person = Person(last=f"{{{_balanced(author.name)}}}")
     else:
@@ -118,6 +127,9 @@ def bibtex_name(author: Author) -> str:
 
 
 def _bibtex_word(word: str) -> str:
+    import latexcodec  # noqa: F401  (registers "ulatex", the codec pybtex's BibTeX writer uses)
+    from pybtex.bibtex.utils import split_tex_string
+
     text = cast(str, codecs.encode(word, "ulatex+utf8"))
     # "and" separates people; a space (from an encoded "~") separates words.
     if text.lower() == "and" or len(split_tex_string(text)) > 1:

@@ -24,17 +24,18 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import multiprocessing
 import os
 import weakref
 from collections.abc import Callable
-from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any, ParamSpec, TypeVar
+from concurrent.futures import CancelledError, Future
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from sphinx.application import Sphinx
 
 from . import priorities
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -79,6 +80,11 @@ def _pool(app: Sphinx) -> ProcessPoolExecutor | None:
         close()
         return None
     if not _POOL:
+        # Imported when a pool starts: a build that starts none (a preview's
+        # one-page rebuild without math) does not pay for multiprocessing.
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
         try:
             # One worker beside a serial build, which reads on the other core
             # meanwhile (a second would pay its start and its engine's warm-up for
@@ -118,6 +124,8 @@ def submit(app: Sphinx, function: Callable[P, T], *args: P.args, **kwargs: P.kwa
 def result(future: Future[T], function: Callable[..., T], *args: Any) -> T:
     """``future``'s result; if its worker died, or the pool was closed before it
     ran, the work is done again here."""
+    from concurrent.futures.process import BrokenProcessPool
+
     try:
         return future.result()
     except (BrokenProcessPool, CancelledError):
