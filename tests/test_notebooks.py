@@ -207,6 +207,15 @@ def test_the_drawn_fallback_is_cached_by_content(tmp_path: Path) -> None:
     (srcdir / "charts.ipynb").touch()
     build(srcdir, tmp_path / "two", "html", "-N", "-E", "-d", str(doctrees))
     assert [path.stat().st_mtime_ns for path in cached] == stamps
+    # A chart no page shows any more: its SVG leaves the cache (an incremental build).
+    path = srcdir / "charts.ipynb"
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    del notebook["cells"][1]
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    build(srcdir, tmp_path / "two", "html", "-N", "-d", str(doctrees))
+    kept = sorted((doctrees / "playbook-cache" / "vega").glob("*.svg"))
+    assert len(kept) == 2 and set(kept) < set(cached)
+    assert len(list((doctrees / "playbook-cache" / "vega").glob("vega-bundle-*.js"))) == 1
 
 
 # -- Bokeh: what bokeh 3.9 stored for output_notebook() and show(p), in charts.ipynb ---

@@ -16,7 +16,7 @@ from sphinx.application import Sphinx
 from ..diagnostics import PlaybookWarning, warn
 from .cells import JoinNotebookFigures, NotebookCells
 from .mime import ChooseNotebookFigures
-from .vega import register_bundle
+from .vega import drop_unused, register_bundle
 
 #: myst-nb's entry point group for MIME renderer plugins, and ours in it.
 MIME_RENDERERS = "myst_nb.mime_renderers"
@@ -44,3 +44,4 @@ def setup_notebooks(app: Sphinx) -> None:
     app.add_post_transform(JoinNotebookFigures)
     app.connect("builder-inited", _check_plugin)
     app.connect("builder-inited", register_bundle)
+    app.connect("build-finished", drop_unused)

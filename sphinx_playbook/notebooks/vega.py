@@ -38,6 +38,7 @@ from sphinx.application import Sphinx
 from ..interactive.exports import PLACEHOLDER, Export
 from ..interactive.libraries import BUILT, library_source
 from ..machinery.cache import cache_folder, digest, write_atomically
+from ..machinery.state import PageStore
 from .plotly import FALLBACK_MIMES, CellContext, _alt, _json_for_script, interactive_figure
 
 #: The MIME types Altair and the Vega-Lite renderers of Jupyter store a spec as.
@@ -55,6 +56,8 @@ BUNDLE = "vega-bundle"
 SEPARATE = ("vega", "vega-lite", "vega-embed")
 #: Where the bundle and the rendered fallbacks are kept in the playbook cache.
 CACHE = "vega"
+#: The cached SVGs each page's charts use: the others are dropped after a build.
+DRAWN: PageStore[set[str]] = PageStore("notebook_vega_drawn")
 #: The height reserved when nothing says how tall the chart is.
 DEFAULT_HEIGHT = 400
 INSTALL = "pip install vl-convert-python"
@@ -129,6 +132,21 @@ def bundle_file(folder: Path) -> Path | None:
         text = module.javascript_bundle()
         write_atomically(path, f'(function () {{\n"use strict";\n{text}\n}})();\n'.encode())
     return path
+
+
+def drop_unused(app: Sphinx, exception: BaseException | None) -> None:
+    """build-finished: the cache keeps the SVGs some page's charts use, and the
+    bundle of the installed vl-convert."""
+    if exception is not None:
+        return
+    folder = Path(app.doctreedir, "playbook-cache", CACHE)
+    if not folder.is_dir():
+        return
+    used = set().union(*DRAWN.of(app.env).values())
+    used.add(f"vega-bundle-{_vl_convert_version()}.js")
+    for path in folder.iterdir():
+        if path.suffix in (".svg", ".js") and path.name not in used:
+            path.unlink(missing_ok=True)
 
 
 def register_bundle(app: Sphinx) -> None:
@@ -220,14 +238,17 @@ def _stored_image(context: CellContext) -> tuple[str, bytes] | None:
     return None
 
 
-def render_svg(spec: dict[str, Any], folder: Path) -> bytes | str | None:
+def render_svg(spec: dict[str, Any], folder: Path, env: Any = None) -> bytes | str | None:
     """The spec as SVG by vl-convert, from the cache when drawn before; None without
-    vl-convert, the error's text when it cannot draw the spec."""
+    vl-convert, the error's text when it cannot draw the spec. ``env``: the page
+    that uses it is noted, so that the cache keeps it."""
     module = _vl_convert()
     if module is None:
         return None
     text = json.dumps(spec, sort_keys=True, separators=(",", ":"))
     path = folder / CACHE / f"{digest(_vl_convert_version(), text)[:32]}.svg"
+    if env is not None:
+        DRAWN.of(env).setdefault(env.docname, set()).add(path.name)
     try:
         return path.read_bytes()
     except OSError:
@@ -266,14 +287,14 @@ def _spec_height(spec: dict[str, Any]) -> float | None:
 
 
 def _size(
-    spec: dict[str, Any], stored: tuple[str, bytes] | None, metadata: Any, folder: Path
+    spec: dict[str, Any], stored: tuple[str, bytes] | None, metadata: Any, context: CellContext
 ) -> tuple[float, float] | None:
     """The chart's size: its SVG's, else the size the output's metadata gives its
     image, else the SVG vl-convert draws (a PNG's pixels may be at any scale)."""
     metadata = metadata if isinstance(metadata, dict) else {}
     if stored is not None and (stored[0] == "image/svg+xml" or metadata.get(stored[0])):
         return image_size(stored[0], stored[1], metadata)
-    rendered = render_svg(spec, folder)
+    rendered = render_svg(spec, cache_folder(context.env.doctreedir), context.env)
     if isinstance(rendered, bytes):
         return image_size("image/svg+xml", rendered, {})
     return image_size(*stored, metadata) if stored is not None else None
@@ -306,7 +327,7 @@ def from_vegalite(renderer: Any, data: Any, spec: Any) -> list[nodes.Element]:
     folder = cache_folder(context.env.doctreedir)
     remote = remote_urls(spec)
     if stored is None and not remote:
-        rendered = render_svg(spec, folder)
+        rendered = render_svg(spec, folder, context.env)
         if isinstance(rendered, bytes):
             stored = ("image/svg+xml", rendered)
         elif rendered is None:
@@ -339,7 +360,7 @@ def from_vegalite(renderer: Any, data: Any, spec: Any) -> list[nodes.Element]:
             ' = {"vega": ..., "vega-lite": ..., "vega-embed": ...} to their build/*.min.js'
         )
         return [_static(image, alt)]
-    size = _size(spec, stored, data.output_metadata, folder)
+    size = _size(spec, stored, data.output_metadata, context)
     key = digest(_json_for_script(spec))[:12]
     export = Export(
         html=export_html(spec, key, names),
