@@ -156,3 +156,33 @@ def test_the_bokeh_plot_draws_when_scrolled_to_from_the_site_only(notebook_site,
     origin = urlsplit(site_url).netloc
     assert [url for url in requests if urlsplit(url).netloc != origin] == []
     assert len({url for url in requests if "/_static/interactive/bokeh-" in url}) == 1
+
+
+#: The chart's title colour and background in a figure's frame, once it drew.
+VEGA_COLOURS = """(id) => {
+  const frame = document.querySelector(`#${id} iframe`);
+  const root = frame && frame.contentDocument;
+  const title = root && root.querySelector(".pb-vega .role-title-text text");
+  if (!title) return null;
+  const svg = root.querySelector(".pb-vega svg");
+  return { title: getComputedStyle(title).fill, background: svg.style.backgroundColor,
+           scheme: getComputedStyle(root.documentElement).colorScheme };
+}"""
+
+
+def _luminance(colour: str) -> float:
+    red, green, blue = (int(part) for part in colour[colour.index("(") + 1 :].split(",")[:3])
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def test_the_vegalite_chart_follows_the_dark_mode(notebook_site, page_at, site_url):
+    page = page_at(1440, scheme="dark", path="notebooks/charts.html")
+    page.locator("#fig-vl").scroll_into_view_if_needed()
+    page.wait_for_function(f"({VEGA_DRAWN})('fig-vl') > 0", timeout=15_000)
+    page.wait_for_function(
+        f"(({VEGA_COLOURS})('fig-vl') || {{}}).scheme === 'dark'", timeout=15_000
+    )
+    colours = page.evaluate(f"({VEGA_COLOURS})('fig-vl')")
+    # Light text on the page's own background, not vega's white one.
+    assert _luminance(colours["title"]) > 150, colours
+    assert colours["background"] == "transparent", colours
