@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import sphinx
-from helpers import playbook_warnings, read_html
+from helpers import CONF, build, playbook_warnings, read_html, read_page, write_project
 from page_styles import page_rules, style_of
 
 
@@ -275,3 +275,32 @@ def test_a_second_legend_captions_a_figure_that_has_a_legend(make_app, tmp_path)
     figcaption = read_html(app).select_one("figure figcaption")
     assert figcaption.select_one("p").get_text().removesuffix("¶") == "The caption."
     assert figcaption.select_one(".legend img") is not None
+
+
+SIDE_BY_SIDE_WITH_LEGEND = {
+    "index.md": (
+        "# T\n\n::::{side-by-side}\n:name: panels\n\nLeft.\n\nRight.\n::::\n\n"
+        ":::{figure-legend}\nBoth panels.\n:::\n\nSee {numref}`panels`.\n"
+    ),
+    "index.rst": (
+        "T\n=\n\n.. side-by-side::\n   :name: panels\n\n   Left.\n\n   Right.\n\n"
+        ".. figure-legend::\n\n   Both panels.\n\nSee :numref:`panels`.\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("page", sorted(SIDE_BY_SIDE_WITH_LEGEND))
+def test_a_named_block_with_a_legend_is_one_numbered_figure(tmp_path, page):
+    """Found on an imported article: the block's :name: was written on the figure the
+    legend makes and on the block inside it, two elements with one id; and the
+    figure took the grid's classes."""
+    source = write_project(
+        tmp_path / "src", {page: SIDE_BY_SIDE_WITH_LEGEND[page]}, conf=CONF + "numfig = True\n"
+    )
+    html = read_page(build(source, tmp_path / "out"))
+    named = html.select("#panels")
+    assert [element.name for element in named] == ["figure"]
+    assert "pb-side-by-side" not in named[0]["class"]
+    assert named[0].select_one(".pb-side-by-side") is not None
+    references = html.select("a.reference[href='#panels']")
+    assert [link.get_text(strip=True) for link in references] == ["Fig. 1"]

@@ -180,19 +180,7 @@ def test_the_report_counts_what_was_kept_not_only_converted(tmp_path, capsys):
 
 @pytest.mark.parametrize(
     "name",
-    [
-        pytest.param(
-            name,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="the side-by-side directive writes its :name: on its figure and on "
-                "the div inside (sphinx_playbook/directives), not the import",
-            ),
-        )
-        if name == "panels"
-        else name
-        for name in IMPORTABLE
-    ],
+    IMPORTABLE,
 )
 def test_no_import_writes_an_id_twice(tmp_path, capsys, name):
     result = import_and_build(FIXTURES / name, tmp_path / "o", capsys)

@@ -163,13 +163,20 @@ class JoinFigureLegends(SphinxTransform):
             _move_ids(self.document, legend, figure)
             legend.parent.remove(legend)
             return
-        figure = nodes.figure("", classes=["pb-figure", *classes])
+        figure = nodes.figure("")
         figure.source, figure.line = legend.source, legend.line
         # The figure takes the block's place in the grid.
         layout = [c for c in block["classes"] if c in ALL_LAYOUT_CLASSES]
-        figure["classes"].extend(layout)
         container = previous if isinstance(previous, nodes.Element) else block
+        # replace_self copies the container's ids, names and classes to the figure:
+        # the figure keeps its own classes, and the ids are the figure's alone (the
+        # block's :name: numbers the figure; written twice, it was two equal ids).
         container.replace_self(figure)
+        figure["classes"] = ["pb-figure", *classes, *layout]
+        for node_id in figure["ids"]:
+            self.document.ids[node_id] = figure
+        for moved in {container, block}:
+            moved["ids"], moved["names"] = [], []
         figure += block
         if caption is not None:
             figure += caption
