@@ -505,6 +505,45 @@ def _is_markdown(app: Sphinx, docname: str) -> bool:
     return is_markdown_source(app, app.env.doc2path(docname))
 
 
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_ANCHOR = re.compile(r"(?:&\S+\s+)+")
+
+
+def quote_yaml_dates(text: str) -> str:
+    """``text`` with each plain YAML date (or timestamp) in quotes: the same value as a
+    string, on the same line. A text that does not parse is left as it is."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return text
+    spans, stack, seen = [], [root] if root is not None else [], set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:  # an alias is the anchored node again
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.ScalarNode):
+            if node.tag == _TIMESTAMP and node.style is None:
+                start, end = node.start_mark.index, node.end_mark.index
+                prefix = _ANCHOR.match(text, start, end)  # the node's text includes "&day "
+                spans.append((prefix.end() if prefix else start, end))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            stack.extend(part for pair in node.value for part in pair)
+    for start, end in sorted(spans, reverse=True):
+        text = f'{text[:start]}"{text[start:end]}"{text[end:]}'
+    return text
+
+
+def _is_text_notebook(app: Sphinx, source: str) -> bool:
+    if "myst_nb" not in app.extensions:
+        return False
+    from myst_nb.core.read import is_myst_markdown_notebook  # type: ignore[import-untyped]
+
+    return bool(is_myst_markdown_notebook(source))
+
+
 def _on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
     if not _is_markdown(app, docname):
         return
@@ -512,6 +551,13 @@ def _on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
     if error is not None:
         warn(error.message, PlaybookWarning.METADATA, (docname, error.line))
     app.env.temp_data["playbook_fields"] = fields
+    match = _FRONT_MATTER.match(source[0])
+    if error is None and match and match.group(1) and _is_text_notebook(app, source[0]):
+        # myst-nb writes a text notebook's front matter into the notebook's JSON, where a
+        # YAML date (``published: 2025-02-19``) crashes the build: its parser gets the
+        # dates quoted. The fields above were read first, so they keep the dates.
+        start, end = match.span(1)
+        source[0] = source[0][:start] + quote_yaml_dates(match.group(1)) + source[0][end:]
 
 
 # -- reST: docinfo fields, read before docutils reshapes them -----------------------------

@@ -6,8 +6,12 @@ outputs of jupyter-cache until its code changes. A cell that raises is a located
 warning naming the notebook and the cell, and the rest of the book builds; with
 ``nb_execution_raise_on_error`` the build fails. In a MyST text notebook, the
 ``{code-cell}``'s options give a legend and a label as a ``.ipynb``'s cell metadata
-does, and the front matter gives the title block and byline (its date quoted: myst-nb
-writes a text notebook's front matter into JSON, where a YAML date crashes the build).
+does, and the front matter gives the title block and byline; its date may be a YAML
+date, as ``sphinx-playbook new`` writes it (myst-nb writes a text notebook's front
+matter into JSON, where a date would crash the build: the parser gets it quoted). A
+Plotly output without an image, whose cell gives an alt, builds under -W with the alt
+as its fallback; a notebook warning names the cell, at the file (not myst-nb's
+pseudo line cell * 10000 + line).
 """
 
 from __future__ import annotations
@@ -15,8 +19,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+import yaml
 from helpers import playbook_warnings, read_page, sphinx_build, warning_text, write_project
 from sphinx_process import run_sphinx
+
+from sphinx_playbook.metadata import quote_yaml_dates
 
 CONF = (
     'extensions = ["sphinx_playbook", "myst_nb"]\n'
@@ -190,7 +198,7 @@ authors:
 affiliations:
   - id: engine
     name: Analytical Engine Lab
-published: "2025-02-19"
+published: 2025-02-19
 ---
 
 # Measured in a text notebook
@@ -235,3 +243,108 @@ def test_code_cell_options_give_a_legend_and_a_label_and_front_matter_the_byline
     byline = " ".join(page.select_one(".pb-byline").get_text().split())
     assert "Ada Lovelace" in byline and "Analytical Engine Lab" in byline
     assert page.select_one(".pb-byline time")["datetime"].startswith("2025-02-19")
+
+
+@pytest.mark.parametrize("mode", ["off", "cache"])
+def test_a_yaml_date_in_a_text_notebook_builds_in_every_execution_mode(
+    tmp_path: Path, mode: str
+) -> None:
+    """``published: 2025-02-19`` unquoted (the "force" build is the test above)."""
+    conf = CONF + f'nb_execution_mode = "{mode}"\n'
+    conf += f"nb_execution_cache_path = {str(tmp_path / 'cache')!r}\n"
+    srcdir = write_project(tmp_path / "src", {"index.md": TEXT_NOTEBOOK}, conf=conf)
+    html_build(srcdir, tmp_path / "out")
+    page = read_page(tmp_path / "out")
+    time = page.select_one(".pb-byline time")
+    assert time["datetime"].startswith("2025-02-19")
+    assert "2025" in time.get_text()
+
+
+def test_quoted_yaml_dates_are_strings_on_the_same_lines() -> None:
+    text = (
+        "published: 2025-02-19  # a comment\n"
+        "updated: '2025-03-01'\n"
+        "dates: [2025-01-01, 2025-01-02]\n"
+        "nested:\n  - when: 2025-02-19 10:30:00\n    note: not 2025-02-19\n"
+        "first: &day 2025-04-01\n"
+        "again: *day\n"
+    )
+    quoted = quote_yaml_dates(text)
+    assert yaml.safe_load(quoted) == {
+        "published": "2025-02-19",
+        "updated": "2025-03-01",
+        "dates": ["2025-01-01", "2025-01-02"],
+        "nested": [{"when": "2025-02-19 10:30:00", "note": "not 2025-02-19"}],
+        "first": "2025-04-01",
+        "again": "2025-04-01",
+    }
+    assert quoted.splitlines()[0] == 'published: "2025-02-19"  # a comment'
+    assert len(quoted.splitlines()) == len(text.splitlines())
+    assert quote_yaml_dates("key: [unclosed\n") == "key: [unclosed\n"
+
+
+# -- a Plotly output stored without an image ---------------------------------------------
+
+PLOTLY_FIGURE = {"data": [{"type": "scatter", "x": [1, 2], "y": [2, 1]}], "layout": {}}
+FALLING = "A line falling from 2 to 1."
+
+
+def plotly_notebook(playbook: dict | None) -> str:
+    cell = code(
+        "fig.show()",
+        [
+            {
+                "output_type": "display_data",
+                "metadata": {},
+                "data": {"application/vnd.plotly.v1+json": PLOTLY_FIGURE},
+            }
+        ],
+    )
+    if playbook is not None:
+        cell["metadata"]["playbook"] = playbook
+    return notebook(markdown("# Falling"), cell)
+
+
+def test_a_plotly_figure_with_an_alt_and_no_image_builds_under_w(tmp_path: Path) -> None:
+    """The warning tells the author to give an alt; with one given, there is none."""
+    srcdir = write_project(
+        tmp_path / "src",
+        {"index.ipynb": plotly_notebook({"alt": FALLING})},
+        conf=CONF + 'nb_execution_mode = "off"\n',
+    )
+    result = html_build(srcdir, tmp_path / "out", "-W")
+    assert warning_text(result).strip() == ""
+    figure = read_page(tmp_path / "out").select_one("figure.pb-interactive")
+    assert figure.find("img") is None
+    assert figure.select_one(".pb-interactive__alt").get_text(strip=True) == FALLING
+
+
+def test_a_plotly_figure_without_alt_or_image_warns_at_the_file_naming_the_cell(
+    tmp_path: Path,
+) -> None:
+    srcdir = write_project(
+        tmp_path / "src",
+        {"index.ipynb": plotly_notebook(None)},
+        conf=CONF + 'nb_execution_mode = "off"\n',
+    )
+    result = html_build(srcdir, tmp_path / "out")
+    (line,) = playbook_warnings(result)
+    location, message = line.split(": WARNING: ")
+    assert location == str(srcdir / "index.ipynb")  # not myst-nb's index.ipynb:20002
+    assert message.startswith("cell 2 of index.ipynb: a Plotly figure without a static image")
+    assert "playbook: {alt: ...}" in message
+
+
+def test_a_cell_warning_in_a_text_notebook_keeps_its_line(tmp_path: Path) -> None:
+    """A text notebook's lines are the file's own: the warning keeps the cell's line."""
+    text = TEXT_NOTEBOOK.replace("layout: page", "layout: sideways")
+    srcdir = write_project(
+        tmp_path / "src", {"index.md": text}, conf=CONF + 'nb_execution_mode = "force"\n'
+    )
+    result = html_build(srcdir, tmp_path / "out")
+    (line,) = playbook_warnings(result)
+    location, message = line.split(": WARNING: ")
+    cell_line = text.splitlines().index("```{code-cell} ipython3") + 1
+    assert location.startswith(f"{srcdir / 'index.md'}:")
+    assert int(location.rsplit(":", 1)[1]) in range(cell_line, cell_line + 8)
+    assert message.startswith("cell 2: unknown layout 'sideways'")

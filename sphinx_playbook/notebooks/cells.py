@@ -48,6 +48,16 @@ def _where(cell: nodes.Element) -> str:
     return f"cell {cell.get('cell_index', 0) + 1}"
 
 
+def author_line(env: Any, line: int | None) -> int | None:
+    """A line of the notebook an author can go to, or None. A text notebook's lines are
+    its own; myst-nb numbers a ``.ipynb``'s (cell + 1) * 10000 + the line in the cell,
+    which points nowhere in the file: there the location is the file and the message
+    names the cell."""
+    if line is None or env.doc2path(env.docname).suffix != ".md":
+        return None
+    return line
+
+
 class NotebookCells(SphinxTransform):
     """Legends, labels, layout and asides from each code cell's ``playbook`` metadata."""
 
@@ -98,7 +108,8 @@ class NotebookCells(SphinxTransform):
             return
 
     def _warn(self, cell: nodes.Element, message: str) -> None:
-        warn(f"{_where(cell)}: {message}", PlaybookWarning.NOTEBOOK, cell)
+        location = (self.env.docname, author_line(self.env, cell.line))
+        warn(f"{_where(cell)}: {message}", PlaybookWarning.NOTEBOOK, location)
 
     def _apply(self, cell: nodes.Element, options: dict[str, Any]) -> None:
         unknown = sorted(set(options) - set(KEYS))

@@ -27,6 +27,7 @@ from ..directives.base import COMPONENT
 from ..interactive.directive import COMPONENT_NAME, PAGES, InteractivePage
 from ..interactive.exports import Export, read_export
 from ..interactive.libraries import library_source
+from .cells import author_line
 
 #: The MIME type plotly's notebook renderers store a figure as.
 PLOTLY_MIME = "application/vnd.plotly.v1+json"
@@ -83,6 +84,8 @@ class CellContext:
         self.env = renderer.renderer.sphinx_env
         self.cell = (data.cell_index or 0) + 1
         self.source = self.env.doc2path(self.env.docname)
+        #: The output's line in the source, None in a ``.ipynb`` (see ``author_line``).
+        self.line = author_line(self.env, data.line)
 
     def where(self) -> str:
         return f"cell {self.cell} of {self.source.name}"
@@ -91,7 +94,7 @@ class CellContext:
         warn(
             f"{self.where()}: {message}",
             PlaybookWarning.NOTEBOOK,
-            (self.env.docname, self.data.line),
+            (self.env.docname, self.line),
         )
 
     def bundle(self) -> dict[str, Any]:
@@ -132,7 +135,7 @@ def interactive_figure(
     """The figure ``interactive-figure`` would make for ``export``."""
     env = context.env
     figure = nodes.figure("", classes=["pb-interactive", "pb-interactive--narrow-image"])
-    figure.source, figure.line = str(context.source), context.data.line
+    figure.source, figure.line = str(context.source), context.line
     if image is not None:
         figure += image
     else:
@@ -180,14 +183,24 @@ def interactive_figure(
     return figure
 
 
-def _alt(context: CellContext, title: str) -> str:
+def _given_alt(context: CellContext) -> str | None:
+    """The cell's own ``playbook: {alt: ...}``, if it gives one."""
     alt = context.options().get("alt")
-    if isinstance(alt, str) and alt.strip():
-        return alt.strip()
+    return alt.strip() if isinstance(alt, str) and alt.strip() else None
+
+
+def _alt(context: CellContext, title: str) -> str:
+    alt = _given_alt(context)
+    if alt is not None:
+        return alt
     return f"Interactive figure: {title}" if title else f"Interactive figure ({context.where()})"
 
 
 def _missing_image(context: CellContext) -> None:
+    """Warn of a figure with no image, unless the author gave its alt: the warning's own
+    advice, the text that then stands for the figure without JavaScript."""
+    if _given_alt(context) is not None:
+        return
     context.warn(
         "a Plotly figure without a static image: readers without JavaScript, print and "
         "PDF get its alt text only. Store a PNG with it: with kaleido installed, "
