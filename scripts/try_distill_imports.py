@@ -198,10 +198,11 @@ _METRICS_JS = """([root, chrome, classes]) => {
   let handlers = 0;
   for (const e of document.querySelectorAll('*'))
     if ([...e.attributes].some(a => a.name.startsWith('on'))) handlers++;
-  const own = new Set(); const used = new Set();
+  const own = new Set(); const used = new Set(); const perClass = {};
   for (const c of classes) {
     let list; try { list = document.getElementsByClassName(c); } catch (e) { continue; }
-    for (const e of list) if (!e.closest(chrome)) { own.add(e); used.add(c); }
+    for (const e of list)
+      if (!e.closest(chrome)) { own.add(e); used.add(c); perClass[c] = (perClass[c] || 0) + 1; }
   }
   const ids = {};
   for (const e of document.querySelectorAll('[id]')) ids[e.id] = (ids[e.id] || 0) + 1;
@@ -229,7 +230,7 @@ _METRICS_JS = """([root, chrome, classes]) => {
         break; }
     }
   }
-  return {drawn: drawn.length, handlers, own: own.size, ownClasses: used.size,
+  return {drawn: drawn.length, handlers, own: own.size, ownClasses: used.size, perClass,
           duplicates: duplicates.reduce((n, [k, v]) => n + v - 1, 0),
           duplicateIds: duplicates.slice(0, 5).map(([k, v]) => `${k} x${v}`),
           overlaps: overlapped.length, overlapExamples: examples,
@@ -296,7 +297,10 @@ def in_browser(
                 classes = page.evaluate(_CLASSES_JS)
                 metrics["classes"] = classes
             metrics.update(page.evaluate(_METRICS_JS, [ROOTS[side], CHROME, classes or []]))
-            page.screenshot(path=str(screenshot), full_page=True)
+            try:  # a page taller than Chromium can capture keeps its counts
+                page.screenshot(path=str(screenshot), full_page=True, timeout=60_000)
+            except Exception as error:
+                metrics["screenshot"] = str(error).split("\n")[0]
         except Exception as error:  # a broken page is a result, not a crash
             errors.append(f"(driver) {error}".split("\n")[0])
         browser.close()
@@ -342,9 +346,24 @@ def try_article(
             classes = first.pop("classes", None)
             second = in_browser(project / "_build" / "html", out / f"{name}.png", "ours",
                                 classes=classes if isinstance(classes, list) else [])  # fmt: skip
+            counts: list[dict[str, int]] = []
+            for side in (first, second):
+                count = side.pop("perClass", None)
+                counts.append(count if isinstance(count, dict) else {})
+            differ = sorted(
+                (
+                    c
+                    for c in set(counts[0]) | set(counts[1])
+                    if counts[0].get(c) != counts[1].get(c)
+                ),
+                key=lambda c: -abs(counts[0].get(c, 0) - counts[1].get(c, 0)),
+            )
+            second["ownClassDiff"] = [f".{c} {counts[0].get(c, 0)}->{counts[1].get(c, 0)}"
+                                      for c in differ[:8]]  # fmt: skip
             result["browser (original -> built)"] = {
                 key: f"{first.get(key)} -> {second.get(key)}" for key in first
             }
+            result["own classes that differ"] = second["ownClassDiff"]
             result["_sides"] = (original, built, first, second)
     return result
 
@@ -385,7 +404,7 @@ def write_table(results: list[dict[str, object]], path: Path) -> None:
         lines.append(f"| {result['article']} | " + " | ".join(cells) + " |")
         details.append(f"### {result['article']}\n")
         for label, side in (("original", first), ("ours", second)):
-            for key in ("page errors", "404", "duplicateIds", "overlapExamples",
+            for key in ("page errors", "404", "duplicateIds", "overlapExamples", "ownClassDiff",
                         "blocked (other origins)"):  # fmt: skip
                 value = side.get(key)
                 if value:
