@@ -232,8 +232,13 @@ class BuildAppendix(SphinxPostTransform):
             target = self.document.ids.get(reference.get("refid", ""))
             if not isinstance(target, nodes.footnote):
                 continue
-            card = fn_card("", ids=[f"{target['ids'][0]}-card"])
+            # One card per reference (a footnote may be referenced twice), and the ids
+            # its copy of the footnote holds (a citation's) made its own: no id twice.
+            owner = reference["ids"][0] if reference["ids"] else target["ids"][0]
+            card = fn_card("", ids=[f"{owner}-card"])
             card.extend(_card_blocks(target.children))
+            for copied in card.findall(nodes.Element, include_self=False):
+                copied["ids"] = [f"{card['ids'][0]}-{node_id}" for node_id in copied["ids"]]
             group = fn_group("", card_id=card["ids"][0])
             reference.replace_self(group)
             group += reference

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import shutil
+from collections import Counter
 
 import pytest
-from helpers import ROOTS, playbook_warnings, read_html
+from helpers import CONF, ROOTS, build, playbook_warnings, read_html, read_page, write_project
 
 
 def appendix_parts(page) -> list[str]:
@@ -214,3 +215,28 @@ def test_an_organization_flag_that_is_not_a_boolean_is_reported(make_app, tmp_pa
     assert "must be true or false" in warning and "[playbook.metadata]" in warning
     short = read_html(app).select_one(".pb-cite-short").get_text(strip=True)
     assert short.startswith("developers & Lovelace"), "read as a person, as before"
+
+
+def test_a_citation_in_a_footnote_referenced_twice_writes_no_id_twice(tmp_path):
+    """Found on imported Distill articles: each footnote card copies the footnote, and
+    with it the citation's ids; a footnote referenced twice had two equal card ids."""
+    source = write_project(
+        tmp_path / "src",
+        {
+            "refs.bib": "@article{knuth,title={Art},author={Knuth, Donald},year={1968}}\n",
+            "index.md": (
+                "# T\n\nA note[^a] and the same note[^a].\n\n[^a]: Citing {cite}`knuth`.\n"
+            ),
+        },
+        conf=CONF + 'playbook_bibfiles = ["refs.bib"]\n',
+    )
+    page = read_page(build(source, tmp_path / "out"))
+    ids = Counter(str(element["id"]) for element in page.find_all(id=True))
+    assert [name for name, count in ids.items() if count > 1] == []
+    cards = page.select(".pb-fn > .pb-card")
+    assert len(cards) == 2
+    for card in cards:  # each card's citation still opens its own reference card
+        cite = card.select_one(".pb-cite[aria-describedby]")
+        described = page.find(id=cite["aria-describedby"])
+        assert described is not None and "pb-card" in described["class"]
+        assert "Art" in described.get_text()
