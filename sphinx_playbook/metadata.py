@@ -536,6 +536,26 @@ def quote_yaml_dates(text: str) -> str:
     return text
 
 
+#: A ``{code-cell}``'s YAML options: the ``---`` block right after its fence line.
+_CELL_OPTIONS = re.compile(
+    r"^[ \t]*(?:`{3,}|~{3,})[ \t]*\{code-cell\}.*\n[ \t]*---[ \t]*\n((?:.*\n)*?)[ \t]*---[ \t]*$",
+    re.M,
+)
+
+
+def quote_text_notebook_dates(source: str) -> str:
+    """A MyST text notebook with the YAML dates of its front matter and of its code
+    cells' options quoted: myst-nb writes both into the notebook's JSON, where a date
+    (``published: 2025-02-19``) crashed the build in every execution mode."""
+    spans = [match.span(1) for match in _CELL_OPTIONS.finditer(source)]
+    front = _FRONT_MATTER.match(source)
+    if front and front.group(1):
+        spans.append(front.span(1))
+    for start, end in sorted(spans, reverse=True):
+        source = source[:start] + quote_yaml_dates(source[start:end]) + source[end:]
+    return source
+
+
 def _is_text_notebook(app: Sphinx, source: str) -> bool:
     if "myst_nb" not in app.extensions:
         return False
@@ -551,13 +571,9 @@ def _on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
     if error is not None:
         warn(error.message, PlaybookWarning.METADATA, (docname, error.line))
     app.env.temp_data["playbook_fields"] = fields
-    match = _FRONT_MATTER.match(source[0])
-    if error is None and match and match.group(1) and _is_text_notebook(app, source[0]):
-        # myst-nb writes a text notebook's front matter into the notebook's JSON, where a
-        # YAML date (``published: 2025-02-19``) crashes the build: its parser gets the
-        # dates quoted. The fields above were read first, so they keep the dates.
-        start, end = match.span(1)
-        source[0] = source[0][:start] + quote_yaml_dates(match.group(1)) + source[0][end:]
+    if error is None and _is_text_notebook(app, source[0]):
+        # The fields above were read first, so they keep their dates.
+        source[0] = quote_text_notebook_dates(source[0])
 
 
 # -- reST: docinfo fields, read before docutils reshapes them -----------------------------

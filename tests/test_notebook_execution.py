@@ -24,7 +24,7 @@ import yaml
 from helpers import playbook_warnings, read_page, sphinx_build, warning_text, write_project
 from sphinx_process import run_sphinx
 
-from sphinx_playbook.metadata import quote_yaml_dates
+from sphinx_playbook.metadata import quote_text_notebook_dates, quote_yaml_dates
 
 CONF = (
     'extensions = ["sphinx_playbook", "myst_nb"]\n'
@@ -281,6 +281,20 @@ def test_quoted_yaml_dates_are_strings_on_the_same_lines() -> None:
     assert quoted.splitlines()[0] == 'published: "2025-02-19"  # a comment'
     assert len(quoted.splitlines()) == len(text.splitlines())
     assert quote_yaml_dates("key: [unclosed\n") == "key: [unclosed\n"
+
+
+def test_a_code_cells_options_have_their_dates_quoted_too(tmp_path: Path) -> None:
+    """myst-nb writes a ``{code-cell}``'s options into the JSON as cell metadata."""
+    text = TEXT_NOTEBOOK.replace("  layout: page\n", "  layout: page\n  run: 2025-02-19\n")
+    text += "\n```{code-cell} ipython3\ntext = '''\n---\nwhen: 2025-01-01\n---\n'''\n```\n"
+    quoted = quote_text_notebook_dates(text)
+    assert 'published: "2025-02-19"' in quoted and 'run: "2025-02-19"' in quoted
+    assert "\nwhen: 2025-01-01\n" in quoted  # code, not options: as it was
+    assert len(quoted.splitlines()) == len(text.splitlines())
+    conf = CONF + 'nb_execution_mode = "off"\nsuppress_warnings = ["playbook.notebook"]\n'
+    srcdir = write_project(tmp_path / "src", {"index.md": text}, conf=conf)
+    html_build(srcdir, tmp_path / "out")  # no TypeError from myst-nb writing the JSON
+    assert read_page(tmp_path / "out").select_one(".pb-byline time") is not None
 
 
 # -- a Plotly output stored without an image ---------------------------------------------
