@@ -547,3 +547,20 @@ def test_a_cell_that_raises_is_named_in_a_located_warning(tmp_path: Path) -> Non
     page = read_page(tmp_path / "out")
     assert "2" in page.select(".cell")[0].get_text()  # the first cell ran
     shutil.rmtree(tmp_path / "out")
+
+
+def test_under_a_strict_policy_vega_interprets_its_expressions(tmp_path: Path) -> None:
+    """Vega compiles expressions with Function(), which script-src 'self' refuses:
+    vega-embed's ``ast`` interprets them instead (checked in Chromium by hand)."""
+    srcdir = copy_root("notebooks", tmp_path / "src")
+    with (srcdir / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.write("playbook_csp = True\n")
+    outdir = build(srcdir, tmp_path / "out", "html", "-N")
+    figure = read_page(outdir, "charts").find("figure", id="fig-vl")
+    frame_page = _frame_page(outdir, figure)
+    policy = frame_page.find("meta", attrs={"http-equiv": "Content-Security-Policy"})
+    assert policy is not None and "'unsafe-eval'" not in policy["content"]
+    sources = [s["src"] for s in frame_page.find_all("script", src=True)]
+    scripts = [outdir / "_interactive" / s for s in sources if not s.startswith("..")]
+    text = "".join(path.read_text(encoding="utf-8") for path in scripts)
+    assert "ast: true" in text

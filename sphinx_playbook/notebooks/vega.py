@@ -35,6 +35,7 @@ from typing import Any
 from docutils import nodes
 from sphinx.application import Sphinx
 
+from ..config import read_config
 from ..interactive.exports import PLACEHOLDER, Export
 from ..interactive.libraries import BUILT, library_source
 from ..machinery.cache import cache_folder, digest, write_atomically
@@ -167,7 +168,7 @@ _EMBED = """(function () {
   var el = document.getElementById("%(id)s"), spec = %(spec)s;
   var pending = Promise.resolve(), shown = null, result = null, themed = false;
   function options(t) {
-    var o = { mode: "vega-lite", renderer: "svg", actions: false, defaultStyle: false };
+    var o = { mode: "vega-lite", renderer: "svg", actions: false, defaultStyle: false%(ast)s };
     if (t && t.dark) {
       var line = { gridColor: t.grid, domainColor: t.grid, tickColor: t.grid,
                    labelColor: t.text, titleColor: t.text };
@@ -206,13 +207,18 @@ _STYLE = (
 )
 
 
-def export_html(spec: dict[str, Any], key: str, names: tuple[str, ...]) -> str:
-    """The frame's content: the libraries, the chart's box, and its embed call."""
+def export_html(
+    spec: dict[str, Any], key: str, names: tuple[str, ...], strict: bool = False
+) -> str:
+    """The frame's content: the libraries, the chart's box, and its embed call.
+    ``strict``: under a Content-Security-Policy without ``'unsafe-eval'``, Vega's
+    expressions are interpreted (vega-embed's ``ast``) rather than compiled."""
     scripts = "".join(
         f'<script src="{PLACEHOLDER.format(name=name)}"></script>\n' for name in names
     )
     div = f"pb-vega-{key}"
-    embed = _EMBED % {"id": div, "spec": _json_for_script(spec)}
+    ast = ", ast: true" if strict else ""
+    embed = _EMBED % {"id": div, "spec": _json_for_script(spec), "ast": ast}
     return f'{scripts}{_STYLE}<div id="{div}" class="pb-vega"></div>\n<script>{embed}</script>\n'
 
 
@@ -363,7 +369,7 @@ def from_vegalite(renderer: Any, data: Any, spec: Any) -> list[nodes.Element]:
     size = _size(spec, stored, data.output_metadata, context)
     key = digest(_json_for_script(spec))[:12]
     export = Export(
-        html=export_html(spec, key, names),
+        html=export_html(spec, key, names, strict=read_config(context.env.config).csp),
         libraries=names,
         unplaced=(),
         remote=(),
