@@ -36,7 +36,7 @@ from docutils import nodes
 from ..config import read_config
 from ..interactive.exports import PLACEHOLDER, Export, read_export
 from ..interactive.libraries import library_source
-from .plotly import CellContext, _alt, _json_for_script, interactive_figure
+from .plotly import CellContext, _alt, _given_alt, _json_for_script, interactive_figure
 
 LOAD_MIME = "application/vnd.bokehjs_load.v0+json"
 EXEC_MIME = "application/vnd.bokehjs_exec.v0+json"
@@ -226,6 +226,9 @@ def export_html(docs: dict[str, Any], items: list[dict[str, Any]], names: tuple[
 
 
 def _missing_image(context: CellContext) -> None:
+    """Unless the cell gives its alt (the warning's advice), as for Plotly."""
+    if _given_alt(context) is not None:
+        return
     context.warn(
         "a Bokeh plot without a static image: readers without JavaScript, print and PDF "
         "get its alt text only. Give the cell a text alternative in its metadata "

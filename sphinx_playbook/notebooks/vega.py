@@ -40,7 +40,14 @@ from ..interactive.exports import PLACEHOLDER, Export
 from ..interactive.libraries import BUILT, library_source
 from ..machinery.cache import cache_folder, digest, write_atomically
 from ..machinery.state import PageStore
-from .plotly import FALLBACK_MIMES, CellContext, _alt, _json_for_script, interactive_figure
+from .plotly import (
+    FALLBACK_MIMES,
+    CellContext,
+    _alt,
+    _given_alt,
+    _json_for_script,
+    interactive_figure,
+)
 
 #: The MIME types Altair and the Vega-Lite renderers of Jupyter store a spec as.
 _VEGALITE_MIME = re.compile(r"^application/vnd\.vegalite\.v\d+(?:\+json|\.json)$")
@@ -336,7 +343,7 @@ def from_vegalite(renderer: Any, data: Any, spec: Any) -> list[nodes.Element]:
         rendered = render_svg(spec, folder, context.env)
         if isinstance(rendered, bytes):
             stored = ("image/svg+xml", rendered)
-        elif rendered is None:
+        elif rendered is None and _given_alt(context) is None:
             context.warn(
                 "a Vega-Lite chart without a static image: readers without JavaScript, "
                 f"print and PDF get its alt text only. {INSTALL} (the image is then drawn "
