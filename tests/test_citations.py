@@ -396,3 +396,32 @@ def test_book_numbering_leaves_a_key_of_another_page_s_bibliography_unknown(make
         f"{src / 'b.md'}:3: WARNING: unknown citation key 'only_a'; add it to a .bib file "
         "or fix the key [playbook.citation]"
     ]
+
+
+def test_dois_as_keys_give_each_reference_its_own_id(tmp_path):
+    """Found on an imported Distill article whose keys are DOIs: every entry had the
+    id "pb-ref-" (the prefix and nothing: a leading digit is dropped from an id), so
+    each citation's link led to the first reference."""
+    bib = "".join(
+        f"@article{{10.23915/distill.0002{n},title={{Paper {n}}},author={{A, B}},year={{2020}}}}\n"
+        for n in (1, 2, 3)
+    )
+    page = "# T\n\n" + " ".join(f"{{cite}}`10.23915/distill.0002{n}`" for n in (1, 2, 3)) + "\n"
+    source = write_project(
+        tmp_path / "src",
+        {"refs.bib": bib, "index.md": page},
+        conf=CONF + 'playbook_bibfiles = ["refs.bib"]\n',
+    )
+    sphinx_build("-q", "-W", "-b", "html", str(source), str(tmp_path / "out"))
+    html = BeautifulSoup((tmp_path / "out" / "index.html").read_text("utf-8"), "html.parser")
+    links = [a["href"] for a in html.select("a.pb-cite__link")]
+    assert len(links) == 3 and len(set(links)) == 3, links
+    for href in links:
+        entry = html.find(id=href.removeprefix("#"))
+        assert entry is not None, href
+    titles = [html.find(id=href.removeprefix("#")).get_text() for href in links]
+    assert [("Paper 1" in t, "Paper 2" in t, "Paper 3" in t) for t in titles] == [
+        (True, False, False),
+        (False, True, False),
+        (False, False, True),
+    ]

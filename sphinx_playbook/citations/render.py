@@ -32,7 +32,9 @@ class cite_group(nodes.Inline, nodes.Element):
 
 
 def ref_id(key: str) -> str:
-    return "pb-ref-" + nodes.make_id(key)
+    """The reference list entry's id. The prefix goes in first: make_id drops a
+    leading digit, and a DOI used as a key (10.1234/5678) became "pb-ref-"."""
+    return nodes.make_id("pb-ref-" + key)
 
 
 def _card_entry(reference: Reference) -> str:
