@@ -403,10 +403,10 @@ def test_dois_as_keys_give_each_reference_its_own_id(tmp_path):
     id "pb-ref-" (the prefix and nothing: a leading digit is dropped from an id), so
     each citation's link led to the first reference."""
     bib = "".join(
-        f"@article{{10.23915/distill.0002{n},title={{Paper {n}}},author={{A, B}},year={{2020}}}}\n"
+        f"@article{{10.1109/5.72679{n},title={{Paper {n}}},author={{A, B}},year={{2020}}}}\n"
         for n in (1, 2, 3)
     )
-    page = "# T\n\n" + " ".join(f"{{cite}}`10.23915/distill.0002{n}`" for n in (1, 2, 3)) + "\n"
+    page = "# T\n\n" + " ".join(f"{{cite}}`10.1109/5.72679{n}`" for n in (1, 2, 3)) + "\n"
     source = write_project(
         tmp_path / "src",
         {"refs.bib": bib, "index.md": page},
