@@ -918,10 +918,10 @@ def render_page(book: Book, page: Page) -> str:
             front.append("authors:")
             front += [f"  - name: {_yaml(name)}" for name in page.front["authors"]]
         if "published" in page.front:
-            # myst-nb crashes on a text notebook's YAML date (nbformat cannot write a
-            # datetime.date): there it is a string, as in a .ipynb's metadata
+            # plain myst-nb crashes on a text notebook's YAML date (nbformat cannot
+            # write a datetime.date); sphinx_playbook quotes it for myst-nb
             published = page.front["published"]
-            if page.notebook:
+            if page.notebook and not book.ours:
                 published = _yaml(published)
             front.append(f"published: {published}")
         if bibliography and book.ours:
