@@ -285,3 +285,30 @@ def test_a_figcaption_outside_a_figure_is_a_legend(tmp_path, capsys):
     legend = result["soup"].select_one(".pb-body figure figcaption .caption-text")
     assert " ".join(legend.get_text().split()) == "A caption with bold."
     assert legend.select_one("strong").get_text() == "bold"
+
+
+def test_math_inside_an_element_the_css_addresses_is_typeset(tmp_path, capsys):
+    """A <d-math> alone in a <div> the article's CSS selects is typeset, not kept as TeX."""
+    source = tmp_path / "article"
+    source.mkdir()
+    (source / "index.html").write_text(
+        "<!doctype html><html><head><style>.desktop { color: red; }</style></head><body>"
+        "<d-title><h1>M</h1></d-title><d-article><p>Before.</p>"
+        '<div class="desktop"><d-math block>x^2</d-math></div>'
+        '<div class="desktop">See <d-cite key="a"></d-cite>.</div>'
+        "<p>After <d-math>y</d-math>.</p></d-article><d-bibliography>"
+        '<script type="text/bibtex">\n@misc{a, title={A}, author={Ada Lovelace}, year={1990}}'
+        "\n</script></d-bibliography></body></html>",
+        encoding="utf-8",
+    )
+    result = import_and_build(source, tmp_path / "o", capsys)
+    assert (result["code"], result["build"]) == (0, 0)
+    soup = result["soup"]
+    shell = soup.select(".pb-body .desktop")[0]
+    formulas = [a.get_text() for a in shell.select('annotation[encoding="application/x-tex"]')]
+    assert [f.removeprefix("\\displaystyle ").strip() for f in formulas] == ["x^2"]
+    assert shell.select_one(".katex-display") is not None
+    # Nothing left for Distill's runtime (not loaded): the citation is a link too.
+    assert soup.select_one("d-math, d-cite") is None
+    assert soup.select(".pb-body .desktop")[1].select_one("a[href]") is not None
+

@@ -11,6 +11,7 @@ from .assets import is_code_script
 from .context import Context
 from .elements import INLINE, attributes_html, style_of
 from .inline import paragraph
+from .math import block_math
 from .source import attr_value
 
 #: Elements a conversion changes (the rest of a scripted element is kept as it is).
@@ -75,11 +76,17 @@ def _unchanged(cx: Context, node: Tag) -> bool:
 
 
 def _shell_parts(cx: Context, node: Tag) -> list[str]:
+    if node.name == "d-math" and node.has_attr("block"):
+        return [block_math(cx, node)]
+    if node.name in {"d-math", "d-cite", "d-footnote"}:
+        # Converted even when their only child is text (_unchanged looks at descendants).
+        text = paragraph(cx, [node])
+        return [text] if text else []
     if _unchanged(cx, node):
         # Nothing a conversion would change: the element exactly as it was.
         cx.assets.referenced_by(node)
         return [raw_block(str(node))]
-    if node.name in {"d-math", "d-cite", "d-footnote"} or node.name in INLINE:
+    if node.name in INLINE:
         text = paragraph(cx, [node])
         return [text] if text else []
     attributes = attributes_html(node)  # as written, before the URLs are made relative
