@@ -8,6 +8,7 @@ tests/browser/test_import_distill_scripts.py clicks, scrolls and opens it in Chr
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -312,3 +313,32 @@ def test_math_inside_an_element_the_css_addresses_is_typeset(tmp_path, capsys):
     assert soup.select_one("d-math, d-cite") is None
     assert soup.select(".pb-body .desktop")[1].select_one("a[href]") is not None
 
+
+def test_css_naming_distills_elements_selects_what_the_theme_writes(tmp_path, capsys):
+    """``d-article .content { display: none }`` keeps hiding the collapsed content: the
+    page has no <d-article>, so the kept rule selects the theme's article body instead."""
+    source = tmp_path / "article"
+    source.mkdir()
+    (source / "index.html").write_text(
+        "<!doctype html><html><head><style>d-article .content { display: none; }\n"
+        "@media (min-width: 1px) { d-title h1 { color: red; } }</style></head><body>"
+        "<d-title><h1>C</h1></d-title><d-article><p>Before.</p>"
+        '<button class="collapsible">More +</button>'
+        '<p class="content">Hidden until clicked.</p></d-article></body></html>',
+        encoding="utf-8",
+    )
+    result = import_and_build(source, tmp_path / "o", capsys)
+    assert (result["code"], result["build"]) == (0, 0)
+    soup = result["soup"]
+    content = soup.select_one("p.content")
+    assert content is not None and content.get_text() == "Hidden until clicked."
+    css = "\n".join(style.get_text() for style in soup.select(".pb-body style"))
+    rules = dict(
+        (selector.strip(), body.strip())
+        for selector, body in re.findall(r"([^{}]+)\{([^{}]*)\}", css.replace("@media", "\n"))
+    )
+    hiding = [selector for selector, body in rules.items() if body == "display: none;"]
+    assert len(hiding) == 1 and "d-article" not in hiding[0]
+    assert soup.select(hiding[0]) == [content]
+    titles = [s for s, body in rules.items() if body == "color: red;"]
+    assert len(titles) == 1 and soup.select(titles[0]) == [soup.select_one(".pb-title-block h1")]

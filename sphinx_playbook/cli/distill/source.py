@@ -24,6 +24,15 @@ V1_NAMES = {
     "dt-footnote-list": "d-footnote-list", "dt-citation-list": "d-citation-list",
     "dt-bibliography": "d-bibliography",
 }  # fmt: skip
+#: Distill's elements a stylesheet may select, and what the theme writes in their place.
+THEME_ELEMENTS = {
+    "d-article": ".pb-body", "dt-article": ".pb-body", "d-title": ".pb-title-block",
+    "d-byline": ".pb-byline", "dt-byline": ".pb-byline", "d-appendix": ".pb-appendix",
+    "dt-appendix": ".pb-appendix",
+}  # fmt: skip
+_THEME_ELEMENT = re.compile(r"(?<![\w.#\\-])(" + "|".join(THEME_ELEMENTS) + r")(?![\w-])")
+#: A rule's prelude: the selectors (or an at-rule's condition) before its ``{``.
+_PRELUDE = re.compile(r"(^|[{}])([^{}]*)(?=\{)")
 _DATE_FORMATS = ("%Y-%m-%d", "%b %d, %Y", "%B %d, %Y", "%d %B %Y", "%d %b %Y", "%Y/%m/%d")
 
 
@@ -80,12 +89,29 @@ def read_article(source: Path) -> Article:
             "<d-title> or <dt-article> element"
         )
     v1, problems = _read_v1(soup, root)
+    for style in soup.find_all("style"):
+        if style.string:
+            style.string = theme_selectors(style.string)
     front_matter, line = _front_matter(soup, html_path)
     bibtex, bib_name = _bibliography(soup, root, html_path)
     katex = front_matter.get("katex") if isinstance(front_matter.get("katex"), dict) else {}
     return Article(
         root, html_path, soup, front_matter, line, bibtex, bib_name, katex or {}, v1, problems
     )
+
+
+def theme_selectors(css: str) -> str:
+    """CSS whose selectors name Distill's elements (``d-article .content``), made to
+    select what the theme writes in their place (``.pb-body .content``): the imported
+    page has no such elements, and the rules would otherwise never apply."""
+
+    def prelude(match: re.Match[str]) -> str:
+        text = match.group(2)
+        if text.lstrip().startswith("@"):
+            return match.group(0)
+        return match.group(1) + _THEME_ELEMENT.sub(lambda m: THEME_ELEMENTS[m.group(1)], text)
+
+    return _PRELUDE.sub(prelude, css)
 
 
 def _read_v1(
