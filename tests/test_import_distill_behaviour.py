@@ -342,3 +342,32 @@ def test_css_naming_distills_elements_selects_what_the_theme_writes(tmp_path, ca
     assert soup.select(hiding[0]) == [content]
     titles = [s for s, body in rules.items() if body == "color: red;"]
     assert len(titles) == 1 and soup.select(titles[0]) == [soup.select_one(".pb-title-block h1")]
+
+
+def test_a_class_at_width_100_percent_keeps_its_grid_in_the_column(tmp_path, capsys):
+    """``width: 100%`` is the column's width, not the window's: a figure whose class
+    lays its panels out in a grid keeps that class (and so its panels side by side)."""
+    source = tmp_path / "article"
+    source.mkdir()
+    (source / "a.png").write_bytes(png(40, 20))
+    (source / "b.png").write_bytes(png(40, 20))
+    (source / "index.html").write_text(
+        "<!doctype html><html><head><style>.two-up { width: 100%; display: grid; "
+        "grid-auto-flow: column; grid-auto-columns: 1fr; }</style></head><body>"
+        "<d-title><h1>G</h1></d-title><d-article><p>Before.</p>"
+        '<figure class="two-up">'
+        '<div><img src="a.png" alt="A"><figcaption><strong>A:</strong> left.</figcaption></div>'
+        '<div><img src="b.png" alt="B"><figcaption><strong>B:</strong> right.</figcaption></div>'
+        "</figure></d-article></body></html>",
+        encoding="utf-8",
+    )
+    result = import_and_build(source, tmp_path / "o", capsys)
+    assert (result["code"], result["build"]) == (0, 0)
+    soup = result["soup"]
+    (figure,) = soup.select(".pb-body .two-up")
+    panels = figure.find_all("div", recursive=False)
+    assert [panel.img["alt"] for panel in panels] == ["A", "B"]
+    site = tmp_path / "o" / "_html"
+    assert all((site / panel.img["src"]).is_file() for panel in panels)
+    # In the text column: no layout around it spans the window.
+    assert not any("screen" in " ".join(p.get("class") or []) for p in figure.parents)

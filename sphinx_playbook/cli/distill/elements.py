@@ -182,7 +182,8 @@ def full_bleed_classes(soup: Any) -> set[str]:
         for selectors, body in re.findall(r"([^{}]+)\{([^{}]*)\}", css):
             rule = " ".join(body.split()).lower()
             if re.search(
-                r"grid-column\s*:\s*(screen|1\s*/\s*-1)|width\s*:\s*100vw|(^|;)\s*width\s*:\s*100%",
+                # Not width: 100%: that is the column's width (often a grid of panels).
+                r"grid-column\s*:\s*(screen|1\s*/\s*-1)|width\s*:\s*100vw",
                 rule,
             ):
                 for selector in selectors.split(","):
