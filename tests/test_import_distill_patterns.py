@@ -65,7 +65,9 @@ def test_the_visible_title_block_wins(built):
 def test_panels_side_by_side_each_with_its_caption_none_repeated(built):
     soup = built["panels"]["soup"]
     row = soup.select_one(".pb-side-by-side")
-    assert row is not None and row.get("id") == "two-panels"
+    # The id is the figure's, whose legend ("Both panels together.") is under the row.
+    assert row is not None and row.parent.name == "figure"
+    assert row.parent.get("id") == "two-panels" and row.get("id") is None
     panels = row.select("figure")
     captions = [panel.select_one("figcaption") for panel in panels]
     assert [_norm(c.get_text()).split(" shows")[0] for c in captions] == ["Panel A", "Panel B"]
