@@ -228,14 +228,18 @@ class BuildAppendix(SphinxPostTransform):
         footnotes = list(self.document.findall(nodes.footnote))
         if not footnotes:
             return None
+        cards: set[str] = set()
         for reference in list(self.document.findall(nodes.footnote_reference)):
             target = self.document.ids.get(reference.get("refid", ""))
             if not isinstance(target, nodes.footnote):
                 continue
             # One card per reference (a footnote may be referenced twice), and the ids
             # its copy of the footnote holds (a citation's) made its own: no id twice.
-            owner = reference["ids"][0] if reference["ids"] else target["ids"][0]
-            card = fn_card("", ids=[f"{owner}-card"])
+            card_id = f"{target['ids'][0]}-card"
+            if card_id in cards and reference["ids"]:
+                card_id = f"{reference['ids'][0]}-card"
+            cards.add(card_id)
+            card = fn_card("", ids=[card_id])
             card.extend(_card_blocks(target.children))
             for copied in card.findall(nodes.Element, include_self=False):
                 copied["ids"] = [f"{card['ids'][0]}-{node_id}" for node_id in copied["ids"]]

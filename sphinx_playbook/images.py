@@ -146,6 +146,15 @@ def visit_sized_image(self: Any, node: sized_image) -> None:
 class SizeImages(SphinxPostTransform):
     """Under this theme, hand every plain local image to :func:`visit_sized_image`."""
 
+    def _linked_by_sphinx(self, image: nodes.image) -> bool:
+        """A resized image Sphinx links to its file after the post-transforms
+        (``html_scaled_image_link``): a zoom link of ours inside it would nest links."""
+        return (
+            bool(self.config.html_scaled_image_link)
+            and any(key in image for key in ("scale", "width", "height"))
+            and "no-scaled-link" not in image["classes"]
+        )
+
     default_priority = priorities.SIZE_IMAGES
     formats = ("html",)
 
@@ -154,7 +163,7 @@ class SizeImages(SphinxPostTransform):
 
     def run(self, **kwargs: Any) -> None:
         for image in list(self.document.findall(nodes.image)):
-            if _zoomable(image):
+            if _zoomable(image) and not self._linked_by_sphinx(image):
                 image["pb_zoom"] = True
             if isinstance(image, sized_image):
                 continue

@@ -78,6 +78,11 @@ Closing paragraph.
 """
 
 
+def _plain(text: str) -> str:
+    """Sphinx's output without the colours it writes where CI=true is set."""
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
+
+
 #: An interactive figure's export; its fallback is found beside it as chart.*.
 CHART = """<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>Chart</title></head>
@@ -155,7 +160,7 @@ def test_what_the_pdf_cannot_show_is_a_located_warning_and_the_rest_prints(
         conf=CONF,
     )
     result = sphinx_build("-q", "-b", "latex", str(source), str(tmp_path / "out"))
-    warnings = [line for line in result.stderr.splitlines() if "[playbook." in line]
+    warnings = [line for line in _plain(result.stderr).splitlines() if "[playbook." in line]
     assert len(warnings) == 2, result.stderr
     foreign, broken = warnings
     assert foreign.startswith(f"{source / 'index.md'}:5:")
@@ -205,7 +210,7 @@ def test_a_missing_converter_is_one_warning_with_the_install_command(
         "-q", "-b", "latex", str(source), str(tmp_path / "out"),
         new_interpreter=True, environment=environment,
     )  # fmt: skip
-    warnings = [line for line in result.stderr.splitlines() if "[playbook." in line]
+    warnings = [line for line in _plain(result.stderr).splitlines() if "[playbook." in line]
     assert len(warnings) == 1, result.stderr  # three SVG images, one warning
     assert warnings[0].startswith(f"{source / 'index.md'}:5:")
     assert 'pip install "sphinx-playbook[pdf]"' in warnings[0]
