@@ -9,11 +9,8 @@ figures, pandas tables our tables), :mod:`.cells` reads each code cell's
 
 from __future__ import annotations
 
-import os
 from importlib.metadata import entry_points
-from typing import Any
 
-from docutils import nodes
 from sphinx.application import Sphinx
 
 from ..diagnostics import PlaybookWarning, warn
@@ -40,29 +37,11 @@ def _check_plugin(app: Sphinx) -> None:
         )
 
 
-def _notebook_styles_where_needed(
-    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
-) -> None:
-    """myst-nb links its stylesheet (cells, outputs) from every page of the site; a
-    page that holds no notebook content does without it (6 KB of a plain page's
-    CSS, which the page weight budget counts)."""
-    if doctree is None or "myst_nb" not in app.extensions:
-        return
-    if any(node.get("nb_element") for node in doctree.findall(nodes.Element)):
-        return
-    context["css_files"] = [
-        asset
-        for asset in context.get("css_files", [])
-        if not os.path.basename(str(getattr(asset, "filename", asset))).startswith("mystnb.")
-    ]
-
-
 def setup_notebooks(app: Sphinx) -> None:
     """Harmless without myst-nb: no cell container is ever found."""
     app.add_transform(NotebookCells)
     app.add_post_transform(ChooseNotebookFigures)
     app.add_post_transform(JoinNotebookFigures)
     app.connect("builder-inited", _check_plugin)
-    app.connect("html-page-context", _notebook_styles_where_needed)
     app.connect("builder-inited", register_bundle)
     app.connect("build-finished", drop_unused)
