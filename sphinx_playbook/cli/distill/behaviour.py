@@ -14,11 +14,12 @@ events, and the inline handlers of the body, so that converters can ask
 from __future__ import annotations
 
 import re
+import warnings
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bs4 import BeautifulSoup, Tag
+from bs4 import BeautifulSoup, MarkupResemblesLocatorWarning, Tag
 
 from .assets import Assets, is_code_script
 from .elements import GENERATED, LAYOUT_CLASSES
@@ -248,7 +249,10 @@ def report_behaviour(
     """What the article does, found and kept: handlers, Distill's events, HTML imports,
     collapsed sections, addressed classes; each a row of the table and a line to check.
     ``as_markdown``: the elements written with MyST's ``{#id .class}`` block attributes."""
-    written = BeautifulSoup(page, "html.parser")
+    with warnings.catch_warnings():
+        # A short page of plain words is markup all the same: it is what we wrote.
+        warnings.simplefilter("ignore", MarkupResemblesLocatorWarning)
+        written = BeautifulSoup(page, "html.parser")
     if behaviour.handlers:
         still = Counter(name for element in written.find_all(True) for name in handlers_of(element))
         found = sum(behaviour.handlers.values())
