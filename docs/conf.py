@@ -30,6 +30,12 @@ html_theme = "sphinx_playbook"
 myst_enable_extensions = ["deflist"]
 myst_heading_anchors = 3
 
+# -- Notebooks ----------------------------------------------------------------
+# notebook-example.ipynb is a page: myst-nb reads it (the "notebooks" extra), from
+# the outputs stored in it, so building the docs runs no kernel.
+extensions.append("myst_nb")
+nb_execution_mode = "off"
+
 exclude_patterns = ["_build"]
 numfig = True
 numfig_format = {"figure": "Figure %s", "table": "Table %s", "code-block": "Listing %s"}

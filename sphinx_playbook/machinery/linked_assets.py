@@ -28,7 +28,10 @@ Through public events only:
   output folder holds it.
 * ``write-started``: late files are removed before any page is written, so that
   pages link them as a fresh build does (without a checksum: the file does not
-  exist yet) and their extension writes them again afterwards.
+  exist yet) and their extension writes them again afterwards. A late file no
+  page of a build links (myst-nb's stylesheet, which only notebook pages link) is
+  named by its feature (:func:`note_late_file`): removed all the same, it is gone
+  from a rebuild whose configuration no longer makes it, as from a fresh build.
 
 Files a page links without a checksum, under a folder a feature owns
 (:func:`own_folder`, :func:`note_link`: an interactive figure's frame page and
@@ -76,6 +79,8 @@ class _Build:
         self.checksums: dict[Path, str] = {}
         #: Folders of the output whose files exist only while a page links them.
         self.owned: list[str] = []
+        #: Files written after the pages, linked by a page or not (note_late_file).
+        self.late: set[str] = set()
 
 
 _BUILDS: weakref.WeakKeyDictionary[Sphinx, _Build] = weakref.WeakKeyDictionary()
@@ -123,6 +128,12 @@ def note_link(builder: Builder, pagename: str, filename: str) -> None:
     folder) without a checksum, for instance an interactive figure's frame."""
     if _applies(builder):
         _journal(builder, pagename, {filename: None})
+
+
+def note_late_file(app: Sphinx, filename: str) -> None:
+    """At build-finished, before the late files are noted: ``filename`` (relative to the
+    output folder) was written after the pages, whether or not a page links it."""
+    _build(app).late.add(filename)
 
 
 def _remove_unlinked(outdir: Path, folder: str, linked: set[str]) -> None:
@@ -235,12 +246,13 @@ def _fold(app: Sphinx, exception: Exception | None) -> None:
                 if checksum == "" and checksum_of(_read(outdir / name)):
                     late.add(name)
         still = {name for linked in pages.values() for name in linked}
-        mine["pages"], mine["late"] = pages, sorted(late & still)
+        mine["pages"], mine["late"] = pages, sorted((late & still) | _build(app).late)
         if env.found_docs <= set(pages):  # every page's links are known
             for owned in _build(app).owned:
                 _remove_unlinked(outdir, owned, still)
     save_pickle(cache_folder(app.doctreedir) / _RECORD, record)
     _build(app).declared.clear()
+    _build(app).late.clear()
 
 
 def next_checksum(app: Sphinx, name: str, late: set[str]) -> str:

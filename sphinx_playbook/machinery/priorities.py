@@ -99,6 +99,9 @@ NOTE_PAGE_LINKS = 990
 
 #: After every handler that writes files (leftovers, search index, static pruning).
 PRECOMPRESS = 900
+#: myst-nb's stylesheet, written at build-finished (500), named as a late file
+#: (notebooks/__init__.py) before the late files are noted.
+NOTE_NOTEBOOK_STYLES = 940
 #: The pages' links noted (machinery/linked_assets.py) after every handler that writes
 #: files, precompression included: a file written after the pages is late.
 NOTE_LATE_FILES = 950

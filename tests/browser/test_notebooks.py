@@ -97,6 +97,14 @@ def test_without_javascript_the_fallbacks_show(notebook_site, page_at, site_url)
     details = page.locator(".cell details.hide").first
     code = details.locator("pre")
     assert not code.is_visible()
+    # Closed, its label sits in the middle of the box (myst-nb's stylesheet takes the
+    # bottom padding off an admonition, ours puts it back).
+    space = details.evaluate(
+        """d => { const box = d.getBoundingClientRect();
+                  const label = d.querySelector("summary").getBoundingClientRect();
+                  return [label.top - box.top, box.bottom - label.bottom]; }"""
+    )
+    assert space[0] > 8 and abs(space[0] - space[1]) < 1, space
     details.locator("summary").click()
     assert code.is_visible()
     assert not [
