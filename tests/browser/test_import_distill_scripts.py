@@ -106,6 +106,10 @@ def test_links_with_handlers_drive_the_figure_and_buttons_open_sections(browser,
         assert view.inner_text() == "epoch 14"
         page.get_by_text("epoch 3", exact=True).click()
         assert view.inner_text() == "epoch 3"
+        # Scrolled to, the teaser above draws (its "onscreen") and moves the link
+        # down: click once it has drawn, as a reader would.
+        page.locator("a#jump-a").scroll_into_view_if_needed()
+        page.wait_for_function("document.querySelector('#teaser svg.drawn') !== null")
         page.locator("a#jump-a").click()
         assert view.inner_text() == "epoch 7"
         # Collapsed as published; the article's button opens it.
