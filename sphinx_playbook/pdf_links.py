@@ -3,8 +3,9 @@
 One place for the names of the generated PDFs: latex/chapters.py gives the LaTeX
 builder an entry per chapter under these names, scholarly.py links them from the
 byline and ``citation_pdf_url``. The chapters are the pages the root page's
-toctrees list; the PDFs are expected under ``_pdf/`` at the site's root (the docs
-say how to copy them there).
+toctrees list; a page nested under a chapter (in the chapter's toctree, or deeper)
+is printed in that chapter's PDF and links it. The PDFs are expected under
+``_pdf/`` at the site's root (the docs say how to copy them there).
 """
 
 from __future__ import annotations
@@ -30,6 +31,19 @@ def chapters(env: BuildEnvironment) -> list[str]:
     return found
 
 
+def nested_pages(env: BuildEnvironment, chapter: str) -> list[str]:
+    """The pages under ``chapter`` in its toctrees, at any depth, in reading order:
+    the LaTeX builder prints them in the chapter's PDF."""
+    found: list[str] = []
+    pending = list(env.toctree_includes.get(chapter, ()))
+    while pending:
+        docname = pending.pop(0)
+        if docname in env.all_docs and docname != chapter and docname not in found:
+            found.append(docname)
+            pending[:0] = env.toctree_includes.get(docname, ())
+    return found
+
+
 def is_default(config: Config, name: str) -> bool:
     """Whether conf.py left ``name`` at the value Sphinx gives it."""
     default = config.values[name].default
@@ -46,7 +60,9 @@ def pdf_files(env: BuildEnvironment) -> dict[str, str]:
     """The PDF each page links (its name without ``.pdf``), by page: none with
     ``"book"``; each chapter with ``"chapters"`` (a chapter conf.py's
     ``latex_documents`` names keeps that entry's name), and the root page too
-    with ``"both"`` or when conf.py's own ``latex_documents`` lists it."""
+    with ``"both"`` or when conf.py's own ``latex_documents`` lists it. A page
+    nested under a chapter links the PDF of the first chapter that holds it (its
+    own entry of ``latex_documents``, if conf.py gives it one)."""
     config = env.config
     mode = read_config(config).pdf
     if mode == "book":
@@ -58,8 +74,13 @@ def pdf_files(env: BuildEnvironment) -> dict[str, str]:
     root = config.root_doc
     if root in entries and (mode == "both" or not is_default(config, "latex_documents")):
         files[root] = entries[root]
-    for docname in chapters(env):
+    listed = chapters(env)
+    for docname in listed:
         files[docname] = entries.get(docname) or chapter_name(config, docname)
+    for docname in listed:
+        for page in nested_pages(env, docname):
+            if page != root and page not in files:
+                files[page] = entries.get(page) or files[docname]
     return files
 
 

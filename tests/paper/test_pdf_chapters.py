@@ -247,3 +247,33 @@ def test_a_root_page_without_chapters_warns_and_keeps_the_book(tmp_path: Path) -
     assert len(warnings) == 1, warnings
     assert "lists no page in a toctree" in warnings[0] and "[playbook.config]" in warnings[0]
     assert [path.name for path in latex.glob("*.tex")] == ["tinybook.tex"]
+
+
+def test_a_page_nested_under_a_chapter_links_and_is_printed_in_its_pdf(tmp_path: Path) -> None:
+    """A page in a chapter's toctree (or deeper) has no PDF of its own: its byline
+    and citation_pdf_url lead to the PDF of the chapter that holds it, which
+    prints it."""
+    pages = dict(PAGES)
+    pages["alpha.md"] += "\n```{toctree}\nalpha/part\n```\n"
+    pages["alpha/part.md"] = (
+        "# Alpha Part\n\nNested paragraph words.\n\n```{toctree}\ndeeper\n```\n"
+    )
+    pages["alpha/deeper.md"] = "# Alpha Deeper\n\nDeeper paragraph words.\n"
+    source = write_project(tmp_path / "src", pages, conf=CONF.format(mode="chapters", extra=""))
+    out = build(source, tmp_path / "html", "html", "-W")
+    for name in ("alpha/part", "alpha/deeper"):
+        page = read_page(out, name)
+        link = page.select_one(".pb-byline__pdf a")
+        assert link is not None and link.get_text() == "Download PDF", name
+        target = (page_path(out, name).parent / link["href"]).resolve()
+        assert target == (out / "_pdf" / "tinybook-alpha.pdf").resolve()
+        assert _scholar_pdf(page) == "https://example.org/book/_pdf/tinybook-alpha.pdf"
+    assert _pdf_link(read_page(out, "beta")) == "_pdf/tinybook-beta.pdf"
+    latex = tmp_path / "latex"
+    sphinx_build("-q", "-W", "-b", "latex", str(source), str(latex))
+    assert sorted(path.name for path in latex.glob("*.tex")) == [
+        "tinybook-alpha.tex",
+        "tinybook-beta.tex",
+    ]
+    alpha = _text(PdfReader(latexmk(latex, "tinybook-alpha")))
+    assert "Nested paragraph words" in alpha and "Deeper paragraph words" in alpha
