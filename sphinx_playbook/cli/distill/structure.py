@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import re
 from typing import Any
+from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 from bs4 import Tag
 from docutils.nodes import make_id
@@ -166,8 +167,28 @@ def title(cx: Context, element: Tag) -> list[str]:
         cx.description = " ".join(first.get_text().split())
         rest = [c for c in rest if c is not first]
     blocks = cx.blocks(rest)
-    cx.heading_title = cx.heading_title or (" ".join(h1.get_text().split()) if h1 else "")
+    if h1 is not None and not cx.heading_title:
+        cx.heading_title = _title_text(cx, h1)
     return blocks
+
+
+def _title_text(cx: Context, h1: Tag) -> str:
+    """The title's text, a line break (``<br>``) read as a space: the title is one line
+    of text wherever it goes (the page's ``<title>``, the citation, the BibTeX, the
+    PDF's title and metadata), as the article's own citation and front matter write it.
+    On the page the title wraps where the width makes it."""
+    shown = copy.copy(h1)
+    breaks = shown.find_all("br")
+    for line_break in breaks:
+        line_break.replace_with(" ")
+    if breaks:
+        cx.report.doubt(
+            "title block",
+            h1.sourceline,
+            "a line break (<br>) in the title is written as a space: the title is one "
+            "line in the page's <title>, the citation and the PDF; the page wraps it",
+        )
+    return " ".join(shown.get_text().split())
 
 
 def title_block(cx: Context, node: Tag) -> str:
@@ -175,15 +196,89 @@ def title_block(cx: Context, node: Tag) -> str:
 
 
 def appendix(cx: Context, element: Tag) -> list[str]:
-    """d-appendix: an ``appendix`` directive, its headings from level 2."""
+    """d-appendix: an ``appendix`` directive, its headings from level 2. The article's
+    own "Citation" section is left out: the theme's appendix writes that block."""
     cx.report.done("d-appendix")
     saved = cx.heading_level
     cx.heading_level = 2
-    inner = "\n\n".join(cx.blocks(element.children))
+    inner = "\n\n".join(cx.blocks(_without_citation_block(cx, list(element.children))))
     cx.heading_level = saved
     if not inner.strip():
         return []
     return [md.directive("appendix", "", {}, inner)]
+
+
+#: Headings of the section where Distill articles write how to cite them.
+CITATION_HEADINGS = frozenset({"citation", "citations", "cite this article", "how to cite"})
+_CITATION_WORDS = re.compile(r"\b(cite|citation|bibtex)\b", re.IGNORECASE)
+
+
+def _without_citation_block(cx: Context, children: list[Any]) -> list[Any]:
+    """The appendix's children without the article's "cite this article" section.
+
+    The theme's appendix has a "Citation" part made from the front matter (the same
+    short citation, a BibTeX entry), so the article's own section would print the
+    citation twice. A section is the article's citation block when it holds
+    ``<pre class="citation">``; its preformatted citations and the lines that
+    introduce them are left out (the import report says so, naming the article's
+    BibTeX key); anything else in it (a licence, a note) is kept.
+    """
+    headings = [
+        index
+        for index, child in enumerate(children)
+        if isinstance(child, Tag)
+        and child.name in HEADINGS
+        and " ".join(child.get_text().split()).lower().rstrip(":") in CITATION_HEADINGS
+    ]
+    if not headings:
+        return children
+    start = headings[0]
+    heading_tag = children[start]
+    level = HEADINGS[heading_tag.name]
+    end = next(
+        (
+            index
+            for index in range(start + 1, len(children))
+            if isinstance(children[index], Tag)
+            and children[index].name in HEADINGS
+            and HEADINGS[children[index].name] <= level
+        ),
+        len(children),
+    )
+    section = [c for c in children[start + 1 : end] if isinstance(c, Tag)]
+    cited = [tag for tag in section if tag.name == "pre" and "citation" in classes_of(tag)]
+    if not cited:
+        return children
+    dropped = set(map(id, cited))
+    for tag in section:
+        text = " ".join(tag.get_text().split())
+        if tag.name == "p" and len(text) < 120 and _CITATION_WORDS.search(text):
+            dropped.add(id(tag))
+    kept = [c for c in children[start + 1 : end] if id(c) not in dropped]
+    # Left out on purpose (said below): not an element the page lost by accident.
+    cx.addressed_as_markdown.update(id(tag) for tag in cited)
+    keys = [
+        match.group(1)
+        for tag in cited
+        for match in [re.match(r"\s*@\w+\s*\{\s*([^,\s]+)\s*,", tag.get_text())]
+        if match
+    ]
+    kept_text = any(isinstance(c, Tag) and c.get_text().strip() for c in kept)
+    cx.report.doubt(
+        "appendix",
+        heading_tag.sourceline,
+        f"the article's own section {' '.join(heading_tag.get_text().split())!r} "
+        f"({len(cited)} preformatted citation(s)) is left out: the appendix's Citation "
+        "block says the same, made from the front matter (title, authors, date)"
+        + (
+            f"; the article's BibTeX key {keys[0]!r} is not kept (ours is the first "
+            "author's name, the year and the title's first word)"
+            if keys
+            else ""
+        )
+        + ("; the rest of the section is kept" if kept_text else ""),
+    )
+    return children[:start] + kept + children[end:]
 
 
 def appendix_block(cx: Context, node: Tag) -> str:
@@ -244,7 +339,59 @@ def inline_holding_blocks(cx: Context, node: Tag) -> str:
 
 
 def runs_in_page(cx: Context, node: Tag) -> str:
+    if node.name == "script":
+        listing = embedded_listing(attr_value(node, "src"))
+        if listing is not None:
+            return _listing_notice(cx, node, *listing)
     return cx.raw(node, f"<{node.name}> kept as it is: it runs in the page")
+
+
+def embedded_listing(src: str) -> tuple[str, str] | None:
+    """A script that writes a code listing into the page from GitHub when the page is
+    read (emgithub.com's embed, a gist's ``.js``): the listing's address on GitHub
+    and how to name it (``picotron/data_parallel.py, lines 10-60``); None for any
+    other script."""
+    parts = urlsplit(src)
+    host = (parts.hostname or "").lower()
+    if host == "emgithub.com":
+        target = parse_qs(parts.query).get("target", [""])[0]
+        address = urlsplit(target)
+        if address.scheme != "https" or not address.hostname:
+            return None
+        path = address.path.split("/blob/", 1)[-1].split("/", 1)[-1]
+        lines = re.fullmatch(r"L(\d+)(?:-L(\d+))?", address.fragment)
+        name = path or target
+        if lines:
+            name += f", line {lines[1]}" if not lines[2] else f", lines {lines[1]}-{lines[2]}"
+        return target, name
+    if host == "gist.github.com" and parts.path.endswith(".js"):
+        gist = urlunsplit(("https", host, parts.path.removesuffix(".js"), "", ""))
+        shown = parse_qs(parts.query).get("file", [""])[0]
+        name = f"{shown} (gist)" if shown else f"gist {parts.path.removesuffix('.js')}"
+        return gist, name
+    return None
+
+
+def _listing_notice(cx: Context, node: Tag, address: str, name: str) -> str:
+    """A code listing the article loaded from GitHub at read time: a built page makes
+    no request to another site, and the import does not fetch it. In its place, a note
+    that links the code (readers can follow it, on screen and in the PDF) and a
+    comment for the author; the report names the address."""
+    cx.report.found["code listing from GitHub"] += 1  # neither converted nor kept
+    cx.report.doubt(
+        "code listing from GitHub",
+        node.sourceline,
+        f"not imported: the article loads {name} ({address}) into the page when it is "
+        "read, "
+        "and a built page makes no request to another site; a note links it instead. "
+        "Paste the lines into a code block in its place",
+    )
+    comment = (
+        f"% import-distill: the article showed the code at {address} here, loaded when "
+        "the page was read; paste those lines into a code block in place of this note."
+    )
+    text = f"The code of this listing is on GitHub: [{md.escape(name)}]({md.url(address)})."
+    return comment + "\n\n" + md.directive("note", "", {}, text)
 
 
 def no_equivalent(cx: Context, node: Tag) -> str:
