@@ -43,6 +43,7 @@ from .libraries import (
     write_library,
 )
 from .plotly_styles import Sheet, write_sheets
+from .shared_data import share_repeated_data
 
 #: Where the figures' own pages are written, relative to the output root.
 FRAMES_DIR = "_interactive"
@@ -116,7 +117,7 @@ def frame_page(
     beside the page in ``_interactive/``. ``static_urls`` maps :data:`SHARED_FILES`
     to their URLs from there; ``policy`` is a ``<meta>`` Content-Security-Policy;
     ``library_sheets`` plotly.js's stylesheets with their URLs (:mod:`.plotly_styles`)."""
-    head, body = _split_document(replace_placeholders(export, library_urls))
+    head, body = _split_document(share_repeated_data(replace_placeholders(export, library_urls)))
     files: dict[str, str] = {}
     head, scripts = csp.move_inline_scripts(head, csp.script_name)
     files.update(scripts)
