@@ -21,8 +21,8 @@ from sphinx_playbook.cli import main
 FIXTURES = Path(__file__).parent / "data" / "distill"
 #: Every fixture article that imports (the others test the errors).
 IMPORTABLE = (
-    "basic", "behaviour", "bib-src", "fragments", "grid", "panels", "published", "v1",
-    "v1-published",
+    "basic", "behaviour", "bib-src", "fragments", "grid", "panels", "published", "tabs",
+    "floats", "v1", "v1-published",
 )  # fmt: skip
 
 
@@ -371,3 +371,73 @@ def test_a_class_at_width_100_percent_keeps_its_grid_in_the_column(tmp_path, cap
     assert all((site / panel.img["src"]).is_file() for panel in panels)
     # In the text column: no layout around it spans the window.
     assert not any("screen" in " ".join(p.get("class") or []) for p in figure.parents)
+
+
+def test_a_grid_of_captions_under_an_image_is_the_images_legend(tmp_path, capsys):
+    """``<figure><img><div style="display: grid"><figcaption>...`` (building-blocks): the
+    row of captions is the image's legend, each caption a column, and builds with -W
+    (a legend opening each column had nothing before it to caption)."""
+    source = tmp_path / "article"
+    source.mkdir()
+    (source / "a.png").write_bytes(png(40, 20))
+    (source / "t.png").write_bytes(png(10, 10))
+    (source / "index.html").write_text(
+        "<!doctype html><html><head><style>figure .thumb { width: 100%; }</style></head>"
+        "<body><d-title><h1>C</h1></d-title><d-article><p>Before.</p>"
+        '<figure class="l-page"><img src="a.png" alt="Steps">'
+        '<div style="display: grid; grid-template-columns: 1fr 1fr 0.5fr;">'
+        '<figcaption><b>1. One</b> <img class="thumb" src="t.png"><div>First.</div></figcaption>'
+        "<figcaption><b>2. Two</b><div>Second.</div></figcaption>"
+        "</div></figure><p>After.</p></d-article></body></html>",
+        encoding="utf-8",
+    )
+    result = import_and_build(source, tmp_path / "o", capsys)
+    assert (result["code"], result["build"]) == (0, 0)
+    soup = result["soup"]
+    (figure,) = [f for f in soup.select(".pb-body figure") if f.select_one("img[alt=Steps]")]
+    columns = figure.select(".pb-side-by-side > *")
+    texts = [" ".join(column.get_text().split()) for column in columns]
+    assert texts == ["1. One First.", "2. Two Second."]
+    assert [b.get_text() for b in figure.select(".pb-side-by-side strong")] == ["1. One", "2. Two"]
+    # The thumbnail stays inside the figure, where the article's CSS selects it.
+    assert figure.select("figure .thumb") == figure.select("img.thumb")
+    assert len(figure.select("img.thumb")) == 1
+
+
+def test_siblings_the_css_selects_stay_siblings(tmp_path, capsys):
+    """``input.tab:checked + label`` and ``#tab:checked ~ #section`` (tabs of
+    safety-needs-social-scientists): no <p> is written around the label or the input,
+    so each label still follows its radio button; the sections' text is converted."""
+    result = import_and_build(FIXTURES / "tabs", tmp_path / "o", capsys)
+    assert (result["code"], result["build"]) == (0, 0)
+    box = result["soup"].select_one("#transcripts")
+    assert box.select_one("p > label, p > input") is None
+    for radio in ("tab-short", "tab-long"):
+        assert box.select_one(f"input.tab#{radio} + label")["for"] == radio
+        section = radio.removeprefix("tab-")
+        assert box.select_one(f"#{radio} ~ section#{section}") is not None
+    assert box.select_one("#short em").get_text() == "emphasis"
+
+
+def test_a_floated_figure_stands_in_the_margin_after_the_text_beside_it(tmp_path, capsys):
+    """``<figure style="float: right; width: 165px">`` (ctc) and v1's
+    ``<figure class="l-body side">`` (augmented-rnns): figures in the margin, written
+    after the paragraph they floated beside, at the width the article gave them."""
+    result = import_and_build(FIXTURES / "floats", tmp_path / "o", capsys)
+    assert (result["code"], result["build"]) == (0, 0)
+    body = result["soup"].select_one(".pb-body")
+    images = {
+        alt: body.select_one(f"img[alt='{alt}']") for alt in ("A small diagram", "A side figure")
+    }
+    for alt, before in (
+        ("A small diagram", "Case 1:"),
+        ("A side figure", "Between the two figures."),
+    ):
+        figure = images[alt].find_parent("figure")
+        assert "l-gutter" in figure["class"]
+        beside = figure.find_previous_sibling()
+        assert beside.name == "p" and beside.get_text().startswith("The text that flows")
+        assert beside.find_previous_sibling("p").get_text() == before
+    assert images["A small diagram"]["width"] == "165"
+    caption = images["A side figure"].find_parent("figure").select_one(".caption-text")
+    assert " ".join(caption.get_text().split()) == "A side figure's caption."

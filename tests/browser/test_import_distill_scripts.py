@@ -130,3 +130,55 @@ def test_links_with_handlers_drive_the_figure_and_buttons_open_sections(browser,
         assert speaker == '"Red: "'
     finally:
         page.close()
+
+
+def test_tabs_selected_by_sibling_combinators_switch_when_clicked(browser, tmp_path):
+    """tests/data/distill/tabs: radio buttons hidden by the article's CSS, labels styled
+    by ``input:checked + label``, sections shown by ``#tab:checked ~ #section``."""
+    out = tmp_path / "project"
+    assert main(["import-distill", str(FIXTURES / "tabs"), str(out)]) == 0
+    build(out, tmp_path / "site")
+    page = browser.new_page(viewport={"width": 1200, "height": 800})
+    try:
+        page.goto((tmp_path / "site" / "index.html").as_uri(), wait_until="load")
+        short, long = page.locator("section#short"), page.locator("section#long")
+        border = "el => getComputedStyle(el).borderTopColor"
+        labels = {name: page.locator(f"label[for=tab-{name}]") for name in ("short", "long")}
+        assert short.is_visible() and not long.is_visible()
+        assert labels["short"].evaluate(border) == "rgb(255, 0, 0)"
+        assert labels["long"].evaluate(border) != "rgb(255, 0, 0)"
+        labels["long"].click()
+        assert long.is_visible() and not short.is_visible()
+        assert labels["long"].evaluate(border) == "rgb(255, 0, 0)"
+        assert labels["short"].evaluate(border) != "rgb(255, 0, 0)"
+    finally:
+        page.close()
+
+
+def test_floated_figures_stand_beside_their_text_in_the_margin(browser, tmp_path):
+    """tests/data/distill/floats: a float:right figure (ctc) and a v1 ``side`` figure
+    (augmented-rnns) stand right of the paragraph they floated beside, level with it;
+    on a phone they stay in the text column, below it."""
+    out = tmp_path / "project"
+    assert main(["import-distill", str(FIXTURES / "floats"), str(out)]) == 0
+    build(out, tmp_path / "site")
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    try:
+        page.goto((tmp_path / "site" / "index.html").as_uri(), wait_until="load")
+        for alt in ("A small diagram", "A side figure"):
+            figure = page.locator(f"figure:has(img[alt='{alt}'])")
+            text = figure.locator("xpath=preceding-sibling::p[1]")
+            box, beside = figure.bounding_box(), text.bounding_box()
+            assert box["x"] >= beside["x"] + beside["width"]
+            assert beside["y"] <= box["y"] < beside["y"] + beside["height"]
+        # At most the width the article gave it (the margin may be narrower).
+        assert 100 < page.locator("img[alt='A small diagram']").bounding_box()["width"] <= 165
+        page.set_viewport_size({"width": 390, "height": 800})
+        for alt in ("A small diagram", "A side figure"):
+            figure = page.locator(f"figure:has(img[alt='{alt}'])")
+            text = figure.locator("xpath=preceding-sibling::p[1]")
+            box, beside = figure.bounding_box(), text.bounding_box()
+            assert box["y"] >= beside["y"] + beside["height"]
+            assert box["x"] + box["width"] <= 390
+    finally:
+        page.close()

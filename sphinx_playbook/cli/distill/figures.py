@@ -81,6 +81,14 @@ def figure(cx: Context, node: Tag, legend: Tag | None) -> str:
     texts = [c for c in content if isinstance(c, NavigableString) and c.strip()]
     captions = [*own, *_take_legend(cx, legend)]
     cx.report.done("figure")
+    row = caption_row(tags) if not captions else None
+    if row is not None:
+        # A row of captions under the image (building-blocks): the image's legend.
+        content = [c for c in content if c is not row]
+        tags = [c for c in tags if c is not row]
+        inner = "\n\n".join(cx.blocks(content))
+        inner += "\n\n" + md.directive("figure-legend", "", {}, grid(cx, row))
+        return layout_wrap(cx, node, cx.label(node) + inner)
     if not tags and not texts:
         if captions:
             cx.report.doubt(
@@ -89,7 +97,7 @@ def figure(cx: Context, node: Tag, legend: Tag | None) -> str:
         return cx.label(node) + _captions_text(cx, captions)
     single = _single_content(cx, node, tags, bool(texts), captions)
     if single is not None:
-        return single
+        return _beside_next_paragraph(cx, node, single) if floated(node) else single
     if _panels(node):
         inner = grid(cx, node, skip=own)
         cx.report.done("multi-panel figure")
@@ -112,6 +120,18 @@ def figure(cx: Context, node: Tag, legend: Tag | None) -> str:
         # No legend to carry the figure's id: a label before its blocks keeps it.
         inner = cx.label(node) + inner
     return layout_wrap(cx, node, inner)
+
+
+def caption_row(tags: list[Tag]) -> Tag | None:
+    """The last block of a figure when it is a grid or flex row of ``<figcaption>`` only,
+    after something it captions; else None."""
+    if len(tags) < 2 or tags[-1].name not in UNWRAP or not _panels(tags[-1]):
+        return None
+    items = [c for c in tags[-1].children if isinstance(c, Tag)]
+    texts = [c for c in tags[-1].children if isinstance(c, NavigableString) and c.strip()]
+    if len(items) > 1 and not texts and all(item.name == "figcaption" for item in items):
+        return tags[-1]
+    return None
 
 
 def _panels(node: Tag) -> bool:
@@ -158,9 +178,13 @@ def image_figure(cx: Context, image: Tag, holder: Tag, captions: list[Tag]) -> s
         cx.report.doubt("image", image.sourceline, f"{source} has no alt text")
     name = cx.label_name(holder) or (cx.label_name(image) if holder is not image else None)
     layout = layout_of(cx, holder) or (layout_of(cx, image) if holder is not image else None)
+    if floated(holder) and layout is None:
+        # Beside the text as published: in the margin (in the text column below 1000 px).
+        layout = "gutter"
+        cx.report.done("floated figure (in the margin)")
     legend = _captions_text(cx, captions)
     options = {"alt": alt} if alt else {}
-    width = _width(image)
+    width = _width(image) or (_width(holder) if floated(holder) else None)
     if width:
         # The width the article gave the image (an SVG at 85 % of its column).
         options["width"] = width
@@ -177,6 +201,33 @@ def image_figure(cx: Context, image: Tag, holder: Tag, captions: list[Tag]) -> s
             return paragraph(cx, [image])
         cx.report.doubt("figure", holder.sourceline, "a figure without a caption")
     return md.directive("figure", source, options, legend)
+
+
+def floated(node: Tag) -> bool:
+    """A figure the text flows around: ``float: left|right`` in its style, or v1's
+    ``side`` class (template.v1 floats ``.side.l-body`` right)."""
+    return node.name == "figure" and (
+        style_of(node).get("float") in {"left", "right"} or "side" in classes_of(node)
+    )
+
+
+def _beside_next_paragraph(cx: Context, node: Tag, written: str) -> str:
+    """A floated figure written after the paragraph that flows beside it: the margin
+    holds a block beside the one before it, as the float stood beside the next one."""
+    sibling = node.next_sibling
+    while sibling is not None:
+        if isinstance(sibling, Tag):
+            # html.parser leaves a v1 <p><figure>...</figure></p> as two empty <p>s.
+            if sibling.name != "p" or sibling.get_text().strip() or sibling.find(True):
+                break
+        elif not isinstance(sibling, Comment) and str(sibling).strip():
+            return written
+        sibling = sibling.next_sibling
+    if not isinstance(sibling, Tag) or sibling.name != "p" or id(sibling) in cx.consumed:
+        return written
+    before = "\n\n".join(block for block in cx.blocks([sibling]) if block.strip())
+    cx.consumed.add(id(sibling))
+    return f"{before}\n\n{written}" if before else written
 
 
 def _width(image: Tag) -> str | None:
@@ -351,6 +402,11 @@ def _grid_column(cx: Context, child: Any) -> str:
     """One item of a grid as one column ("" when it holds nothing)."""
     if isinstance(child, NavigableString):
         blocks = [paragraph(cx, [child])]
+    elif child.name == "figcaption":
+        # A caption of its own column: nothing before it in the column to caption.
+        cx.report.done("figcaption")
+        blocks = [b for b in cx.blocks(child.children) if b.strip()]
+        blocks[:1] = [cx.label(child) + block for block in blocks[:1]]
     elif column_wrapper(child):
         blocks = [cx.label(child) + "\n\n".join(cx.blocks(child.children))]
     else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bs4 import Tag
+from bs4 import Comment, Tag
 
 from . import markdown as md
 from .assets import is_code_script
@@ -119,13 +119,27 @@ def _children_parts(cx: Context, children: list[Any]) -> list[str]:
             run.append(child)
             continue
         if run:
-            parts.append(paragraph(cx, run))
+            parts.append(_run_part(cx, run))
             run = []
         if isinstance(child, Tag):
             parts += _shell_parts(cx, child)
     if run:
-        parts.append(paragraph(cx, run))
+        parts.append(_run_part(cx, run))
     return parts
+
+
+def _run_part(cx: Context, run: list[Any]) -> str:
+    """A run of inline children: a paragraph, or, when it holds only elements that a
+    conversion would not change (``<label>`` after its ``<input>``), those elements as
+    they were: a ``<p>`` around them would break the article's sibling selectors
+    (``input:checked + label``)."""
+    elements = [c for c in run if isinstance(c, Tag)]
+    loose = [c for c in run if not isinstance(c, Tag | Comment) and str(c).strip()]
+    if elements and not loose and all(_unchanged(cx, e) and e.name in INLINE for e in elements):
+        for element in elements:
+            cx.assets.referenced_by(element)
+        return raw_block("".join(str(c) for c in run if not isinstance(c, Comment)).strip())
+    return paragraph(cx, run)
 
 
 def raw_block(html: str) -> str:
