@@ -387,13 +387,16 @@ def _cell(value: object) -> str:
 def write_table(results: list[dict[str, object]], path: Path) -> None:
     """One row an article, one column a count, each cell ``original / ours``; then the
     page errors, 404s, duplicate ids and overlaps of each side spelt out."""
-    lines = ["| article | " + " | ".join(heading for heading, _, _ in COLUMNS) + " |",
-             "|---" * (len(COLUMNS) + 1) + "|"]  # fmt: skip
+    lines = ["| article | -W | " + " | ".join(heading for heading, _, _ in COLUMNS) + " |",
+             "|---" * (len(COLUMNS) + 2) + "|"]  # fmt: skip
     details: list[str] = []
     for result in results:
         sides = result.get("_sides")
         if not isinstance(sides, tuple):
-            lines.append(f"| {result['article']} | import exit {result.get('import exit')} |")
+            lines.append(
+                f"| {result['article']} | {result.get('-W', '-')} "
+                f"| import exit {result.get('import exit')} |"
+            )
             continue
         original, built, first, second = sides
         cells = []
@@ -401,8 +404,12 @@ def write_table(results: list[dict[str, object]], path: Path) -> None:
             left, right = (original, built) if where == "static" else (first, second)
             a, b = _cell(left.get(key)), _cell(right.get(key))
             cells.append(a if a == b else f"{a} / **{b}**")
-        lines.append(f"| {result['article']} | " + " | ".join(cells) + " |")
+        build = result.get("-W", "-")
+        lines.append(f"| {result['article']} | {build} | " + " | ".join(cells) + " |")
         details.append(f"### {result['article']}\n")
+        warnings = result.get("warnings")
+        if isinstance(warnings, list):
+            details += [f"- ours, -W warning: `{line}`" for line in warnings]
         for label, side in (("original", first), ("ours", second)):
             for key in ("page errors", "404", "duplicateIds", "overlapExamples", "ownClassDiff",
                         "blocked (other origins)"):  # fmt: skip
