@@ -25,6 +25,8 @@ EMBED = (
     "%2Fdata_parallel%2Fdata_parallel.py%23L10-L60&amp;style=github&amp;type=code"
 )
 
+BIB = "@article{ada, title={Notes on the Engine}, author={Lovelace, Ada}, year={1843}}\n"
+
 ARTICLE = f"""\
 <!doctype html>
 <html lang="en">
@@ -50,9 +52,12 @@ ARTICLE = f"""\
     <div class="code-embed-container" style="margin: 0;"></div>
     <script src="{EMBED}"></script>
   </details>
-  <p>Paragraph after the code.</p>
+  <p>Paragraph after the code, citing <d-cite key="ada"></d-cite>.</p>
+  <h2>References</h2>
+  <p>A reading list: <a href="https://example.org/paper">Landmark paper</a>.</p>
 </d-article>
 <d-appendix>
+  <d-bibliography src="refs.bib"></d-bibliography>
   <h3 id="citation">Citation</h3>
   <p>For attribution in academic contexts, please cite this work as</p>
   <pre class="citation short">Lovelace et al., "The Scale Book: Training on Many Machines",
@@ -74,7 +79,7 @@ ARTICLE = f"""\
 def imported(tmp_path_factory: pytest.TempPathFactory) -> dict:
     """The article imported (its report kept) and built with -W."""
     folder = tmp_path_factory.mktemp("playbook")
-    source = write_project(folder / "article", {"index.html": ARTICLE})
+    source = write_project(folder / "article", {"index.html": ARTICLE, "refs.bib": BIB})
     out = folder / "project"
     assert main(["import-distill", str(source), str(out)]) == 0
     html = out / "_build" / "html"
@@ -142,8 +147,7 @@ def test_a_code_listing_loaded_from_github_is_a_note_linking_it(imported: dict) 
     page: BeautifulSoup = imported["page"]
     # No script of another site in the page: the reader's browser asks no one.
     assert not [s for s in page.find_all("script", src=True) if "emgithub" in s["src"]]
-    details = page.find("details")
-    assert details is not None and "Naive implementation" in details.get_text()
+    (details,) = [d for d in page.find_all("details") if "Naive implementation" in d.get_text()]
     note = details.select_one(".admonition.note")
     assert note is not None
     link = note.find("a", href=LISTING)
@@ -165,7 +169,8 @@ def test_the_author_finds_where_to_paste_the_listing(imported: dict) -> None:
 
 def test_other_scripts_are_kept_as_before(tmp_path: Path) -> None:
     article = ARTICLE.replace(f'<script src="{EMBED}"></script>', '<script src="draw.js"></script>')
-    source = write_project(tmp_path / "article", {"index.html": article, "draw.js": "1;\n"})
+    files = {"index.html": article, "draw.js": "1;\n", "refs.bib": BIB}
+    source = write_project(tmp_path / "article", files)
     out = tmp_path / "project"
     assert main(["import-distill", str(source), str(out)]) == 0
     text = (out / "index.md").read_text(encoding="utf-8")
@@ -189,3 +194,17 @@ def test_other_scripts_are_kept_as_before(tmp_path: Path) -> None:
 )
 def test_which_scripts_load_a_listing_from_github(src: str, expected: object) -> None:
     assert embedded_listing(src) == expected
+
+
+# -- (b) the article's own "References" section -----------------------------------------------
+
+
+def test_a_section_named_like_the_bibliography_is_kept_and_reported(imported: dict) -> None:
+    page: BeautifulSoup = imported["page"]
+    text = _squeezed(page.get_text(" "))
+    assert "A reading list:" in text  # the article's own words
+    assert page.find("a", href="https://example.org/paper", string="Landmark paper")
+    bibliography = page.select_one("#pb-references")
+    assert bibliography is not None and "Notes on the Engine" in bibliography.get_text()
+    lines = [line for line in _lines(imported["report"], "heading") if "'References'" in line]
+    assert len(lines) == 1 and "rename the article's section" in lines[0], lines

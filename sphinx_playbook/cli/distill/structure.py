@@ -72,6 +72,7 @@ def heading(cx: Context, node: Tag) -> str:
         cx.report.doubt(f"<{node.name}>", node.sourceline, "an empty heading is left out")
         return label.rstrip("\n") if label else ""
     cx.report.done("heading")
+    _same_name_as_the_bibliography(cx, node)
     if cx.nesting:
         cx.report.doubt(
             "heading", node.sourceline, "a heading inside a block is written as a rubric"
@@ -87,6 +88,26 @@ def heading(cx: Context, node: Tag) -> str:
         )
     cx.heading_level = written
     return label + "#" * written + " " + text + _controls_after(cx, node, controls)
+
+
+#: What the theme's appendix calls the list of the works an article cites.
+BIBLIOGRAPHY_HEADINGS = frozenset({"references", "bibliography"})
+
+
+def _same_name_as_the_bibliography(cx: Context, node: Tag) -> None:
+    """A section of the article named like the appendix's list of cited works (the
+    Ultra-Scale Playbook's "References", a reading list): its text is the article's
+    own, so it is kept, and the report says the page has two sections of that name."""
+    plain = " ".join(node.get_text().split()).rstrip(":")
+    if not cx.article.bibtex or plain.lower() not in BIBLIOGRAPHY_HEADINGS:
+        return
+    cx.report.doubt(
+        "heading",
+        node.sourceline,
+        f"the article's own section {plain!r} is kept (its text is the article's), and "
+        "the appendix lists the works the article cites under 'References' too: "
+        "rename the article's section (e.g. 'Further reading') so readers tell them apart",
+    )
 
 
 def _controls_after(cx: Context, node: Tag, controls: list[Tag]) -> str:
