@@ -194,3 +194,29 @@ def layout_size(html: str) -> tuple[float, float] | None:
 
 def _positive(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+
+
+def data_arguments(script: str) -> list[tuple[int, int, list[object]]]:
+    """Where each drawing call's traces are written: ``(start, end, traces)`` of its
+    second argument when that is a literal list (``newPlot(id, [...], layout)``)."""
+    found: list[tuple[int, int, list[object]]] = []
+    for call in _DRAW_CALL.finditer(script):
+        position = call.end()
+        variable = _VARIABLE_ARGUMENT.match(script, position)
+        try:
+            if variable is not None:
+                position = variable.end()
+            else:
+                start = _BLANK.match(script, position).end()  # type: ignore[union-attr]
+                _id, position = read_js_literal(script, start)
+                comma = _COMMA.match(script, position)
+                if comma is None:
+                    continue
+                position = comma.end()
+            start = _BLANK.match(script, position).end()  # type: ignore[union-attr]
+            traces, end = read_js_literal(script, start)
+        except ValueError:
+            continue
+        if isinstance(traces, list):
+            found.append((start, end, traces))
+    return found

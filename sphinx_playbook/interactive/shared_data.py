@@ -17,6 +17,8 @@ import hashlib
 import re
 from collections import Counter
 
+from .typed_arrays import encode_in_script
+
 #: ``bdata: "…"`` (JSON or object-literal key) and its base64 string, as written
 #: (plotly.py's JSON escapes ``/`` as ``\u002f``; the literal is copied as it is).
 _BDATA = re.compile(
@@ -62,5 +64,8 @@ def share_in_script(script: str) -> str:
 
 
 def share_repeated_data(html: str) -> str:
-    """The export ``html`` with each inline script's repeated arrays written once."""
-    return _INLINE_SCRIPT.sub(lambda m: m.group(1) + share_in_script(m.group(2)) + m.group(3), html)
+    """The export ``html`` with each inline script's long numeric lists as typed
+    arrays (:mod:`.typed_arrays`), then its repeated arrays written once."""
+    return _INLINE_SCRIPT.sub(
+        lambda m: m.group(1) + share_in_script(encode_in_script(m.group(2))) + m.group(3), html
+    )
