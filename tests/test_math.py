@@ -346,6 +346,28 @@ def test_an_unchanged_formula_is_never_rendered_twice(make_app, tmp_path, monkey
     assert pages[0] == pages[1], "the page (its font preloads included) changed"
 
 
+def test_markup_missing_from_the_cache_is_rendered_again(make_app, tmp_path, monkeypatch, rootdir):
+    """The cache's index names a formula whose markup file is gone (a build stopped
+    while writing, a cleaned folder): the formula is rendered again, the page whole."""
+    sent = _recording_submissions(monkeypatch)
+    build = tmp_path / "build"
+    app = make_app("html", srcdir=rootdir / "test-math", builddir=build, freshenv=True)
+    app.build(force_all=True)
+    first = read_html(app)
+    cache = Path(app.doctreedir) / "playbook-cache" / "math"
+    markup = sorted(path for path in cache.glob("*.pickle") if path.name != "index.pickle")
+    assert (cache / "index.pickle").is_file() and markup
+    markup[0].unlink()
+    sent.clear()
+    app = make_app("html", srcdir=rootdir / "test-math", builddir=build, freshenv=True)
+    app.build(force_all=True)
+    assert 1 <= len(sent) < 5, "only the formulas of the missing file are rendered again"
+    assert [str(math) for math in read_html(app).select(".katex")] == [
+        str(math) for math in first.select(".katex")
+    ]
+    assert markup[0].is_file(), "the cache has the markup again"
+
+
 def test_a_changed_macro_misses_the_cache(make_app, tmp_path, monkeypatch, rootdir):
     sent = _recording_submissions(monkeypatch)
     build = tmp_path / "build"

@@ -74,11 +74,14 @@ class SiteMath:
         missing = [
             formula
             for formula in dict.fromkeys(formulas)
-            if formula not in self._sent and self.cache.get(self.key(formula)) is None
+            if formula not in self._sent and self.key(formula) not in self.cache
         ]
-        self._sent.update(missing)
-        for start in range(0, len(missing), _BATCH):
-            batch = missing[start : start + _BATCH]
+        self._submit(missing)
+
+    def _submit(self, formulas: list[Formula]) -> None:
+        self._sent.update(formulas)
+        for start in range(0, len(formulas), _BATCH):
+            batch = formulas[start : start + _BATCH]
             library, macros = self.library.name, self.macros_json
             future = workers.submit(self.app, render_batch, library, batch, macros)
             self._batches.append((batch, future))
@@ -98,10 +101,11 @@ class SiteMath:
 
     def rendered(self, formula: Formula) -> Rendered:
         """A formula's markup: from the cache, else rendered now (one no page had
-        when it was read, or in a process that has no worker)."""
+        when it was read, one whose markup the cache lost, or in a process that has
+        no worker)."""
         result = self.cache.get(self.key(formula))
-        if result is None:
-            self.send([formula])
+        if result is None:  # its markup file may be gone while the index names it
+            self._submit([formula])
             self.collect()
             result = self.cache.get(self.key(formula))
         return result if result is not None else Rendered(None, "the formula was not rendered")
@@ -112,9 +116,12 @@ class SiteMath:
             finish()
 
     def characters(self, formula: Formula) -> dict[str, str]:
-        """What a formula draws, by KaTeX font file."""
-        self.rendered(formula)
-        return self.cache.characters(self.key(formula)) or {}
+        """What a formula draws, by KaTeX font file (read from the cache's index, without
+        its markup, for a formula rendered before)."""
+        key = self.key(formula)
+        if key not in self.cache:
+            self.rendered(formula)
+        return self.cache.characters(key) or {}
 
 
 _SITES: weakref.WeakKeyDictionary[Builder, SiteMath] = weakref.WeakKeyDictionary()
