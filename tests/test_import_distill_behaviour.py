@@ -417,6 +417,9 @@ def test_siblings_the_css_selects_stay_siblings(tmp_path, capsys):
         section = radio.removeprefix("tab-")
         assert box.select_one(f"#{radio} ~ section#{section}") is not None
     assert box.select_one("#short em").get_text() == "emphasis"
+    # An element alone that a conversion changes is converted: the citation is a link.
+    assert box.select_one("d-cite") is None
+    assert box.select_one("a[href*='lovelace1843']") is not None
 
 
 def test_a_floated_figure_stands_in_the_margin_after_the_text_beside_it(tmp_path, capsys):

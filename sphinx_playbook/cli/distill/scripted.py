@@ -135,11 +135,22 @@ def _run_part(cx: Context, run: list[Any]) -> str:
     (``input:checked + label``)."""
     elements = [c for c in run if isinstance(c, Tag)]
     loose = [c for c in run if not isinstance(c, Tag | Comment) and str(c).strip()]
-    if elements and not loose and all(_unchanged(cx, e) and e.name in INLINE for e in elements):
+    if elements and not loose and all(_kept_as_is(cx, e) for e in elements):
         for element in elements:
             cx.assets.referenced_by(element)
         return raw_block("".join(str(c) for c in run if not isinstance(c, Comment)).strip())
     return paragraph(cx, run)
+
+
+def _kept_as_is(cx: Context, element: Tag) -> bool:
+    """An inline element a conversion would not change (a ``<d-cite>`` or a link is
+    converted even when it holds only text)."""
+    return (
+        element.name in INLINE
+        and element.name not in CONVERTED
+        and not element.name.startswith("d-")
+        and _unchanged(cx, element)
+    )
 
 
 def raw_block(html: str) -> str:
