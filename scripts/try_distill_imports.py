@@ -29,9 +29,10 @@ Options:
     distill.pub is answered with that file instead of being aborted, so the original
     renders as published. Without it the original runs without Distill's runtime.
 ``--table FILE``
-    write a Markdown table, one row an article, each cell ``original / ours``, and the
-    errors, 404s, duplicate ids and overlaps of each side below it (rewritten after
-    each article, so an interrupted run keeps what it did).
+    write a Markdown table, one row an article: our build's ``-W`` result, then each
+    cell ``original / ours``; below it the -W warnings, and the errors, 404s, duplicate
+    ids and overlaps of each side (rewritten after each article, so an interrupted run
+    keeps what it did).
 ``--reuse``
     keep an article's earlier import and build in OUT (``OUT/NAME/_build/html``)
     instead of importing and building it again.
