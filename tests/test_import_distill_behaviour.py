@@ -423,19 +423,16 @@ def test_siblings_the_css_selects_stay_siblings(tmp_path, capsys):
 
 
 def test_a_floated_figure_stands_in_the_margin_after_the_text_beside_it(tmp_path, capsys):
-    """``<figure style="float: right; width: 165px">`` (ctc) and v1's
+    """``<figure style="float: right; width: 165px">`` (ctc, twice) and v1's
     ``<figure class="l-body side">`` (augmented-rnns): figures in the margin, written
     after the paragraph they floated beside, at the width the article gave them."""
     result = import_and_build(FIXTURES / "floats", tmp_path / "o", capsys)
     assert (result["code"], result["build"]) == (0, 0)
     body = result["soup"].select_one(".pb-body")
-    images = {
-        alt: body.select_one(f"img[alt='{alt}']") for alt in ("A small diagram", "A side figure")
-    }
-    for alt, before in (
-        ("A small diagram", "Case 1:"),
-        ("A side figure", "Between the two figures."),
-    ):
+    alts = ("A small diagram", "A second diagram", "A side figure")
+    images = {alt: body.select_one(f"img[alt='{alt}']") for alt in alts}
+    # Past a short line ("Case 2:"): beside the paragraph after it.
+    for alt, before in zip(alts, ("Case 1:", "Case 2:", "Between the two figures."), strict=True):
         figure = images[alt].find_parent("figure")
         assert "l-gutter" in figure["class"]
         beside = figure.find_previous_sibling()

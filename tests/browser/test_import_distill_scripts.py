@@ -165,7 +165,7 @@ def test_floated_figures_stand_beside_their_text_in_the_margin(browser, tmp_path
     page = browser.new_page(viewport={"width": 1400, "height": 900})
     try:
         page.goto((tmp_path / "site" / "index.html").as_uri(), wait_until="load")
-        for alt in ("A small diagram", "A side figure"):
+        for alt in ("A small diagram", "A second diagram", "A side figure"):
             figure = page.locator(f"figure:has(img[alt='{alt}'])")
             text = figure.locator("xpath=preceding-sibling::p[1]")
             box, beside = figure.bounding_box(), text.bounding_box()
@@ -174,7 +174,7 @@ def test_floated_figures_stand_beside_their_text_in_the_margin(browser, tmp_path
         # At most the width the article gave it (the margin may be narrower).
         assert 100 < page.locator("img[alt='A small diagram']").bounding_box()["width"] <= 165
         page.set_viewport_size({"width": 390, "height": 800})
-        for alt in ("A small diagram", "A side figure"):
+        for alt in ("A small diagram", "A second diagram", "A side figure"):
             figure = page.locator(f"figure:has(img[alt='{alt}'])")
             text = figure.locator("xpath=preceding-sibling::p[1]")
             box, beside = figure.bounding_box(), text.bounding_box()

@@ -211,22 +211,36 @@ def floated(node: Tag) -> bool:
     )
 
 
+#: A paragraph shorter than this (a "Case 2:" line) is passed for the next one.
+SHORT_PARAGRAPH = 80
+
+
 def _beside_next_paragraph(cx: Context, node: Tag, written: str) -> str:
     """A floated figure written after the paragraph that flows beside it: the margin
-    holds a block beside the one before it, as the float stood beside the next one."""
+    holds a block beside the one before it, as the float stood beside the next one
+    (past a short line such as "Case 2:", whose row the figure would stretch)."""
+    taken: list[Tag] = []
     sibling = node.next_sibling
-    while sibling is not None:
+    while sibling is not None and len(taken) < 3:
         if isinstance(sibling, Tag):
-            # html.parser leaves a v1 <p><figure>...</figure></p> as two empty <p>s.
-            if sibling.name != "p" or sibling.get_text().strip() or sibling.find(True):
+            if sibling.name != "p" or id(sibling) in cx.consumed:
                 break
+            text = sibling.get_text().strip()
+            # html.parser leaves a v1 <p><figure>...</figure></p> as two empty <p>s.
+            if text or sibling.find(True):
+                taken.append(sibling)
+                if len(text) >= SHORT_PARAGRAPH:
+                    break
         elif not isinstance(sibling, Comment) and str(sibling).strip():
-            return written
+            break
         sibling = sibling.next_sibling
-    if not isinstance(sibling, Tag) or sibling.name != "p" or id(sibling) in cx.consumed:
+    if taken and len(taken[-1].get_text().strip()) < SHORT_PARAGRAPH:
+        # Only short lines follow: after the first of them.
+        taken = taken[:1]
+    if not taken:
         return written
-    before = "\n\n".join(block for block in cx.blocks([sibling]) if block.strip())
-    cx.consumed.add(id(sibling))
+    before = "\n\n".join(block for block in cx.blocks(taken) if block.strip())
+    cx.consumed.update(id(paragraph) for paragraph in taken)
     return f"{before}\n\n{written}" if before else written
 
 
