@@ -104,12 +104,16 @@ def source_counts(index: Path) -> dict[str, int]:
                    "d-bibliography", "d-byline", "d-toc", "d-contents"))
     ):  # fmt: skip
         element.decompose()
-    text = " ".join(
-        holder.get_text(" ") for name in ("d-title", "d-article", "d-appendix")
-        for holder in soup.find_all(name)
-    )  # fmt: skip
+    strings = [
+        " ".join(string.split()) for name in ("d-title", "d-article", "d-appendix")
+        for holder in soup.find_all(name) for string in holder.find_all(string=True)
+        if not isinstance(string, Comment)
+    ]  # fmt: skip
     if pattern is not None:
-        text = pattern[0].sub(" ", " ".join(text.split()))
+        # Text by text, as the formulas are counted: an unpaired "$" in one text does
+        # not take the words of the texts after it for a formula.
+        strings = [pattern[0].sub(" ", string) for string in strings]
+    text = " ".join(strings)
     return {"words": words(text), "formulas": formulas, "citations": cites,
             "footnotes": footnotes, "figures": figures}  # fmt: skip
 
