@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from urllib.parse import urljoin, urlsplit
 
 import pytest
-from helpers import build
+from helpers import build, png
 from test_import_distill_published import (  # noqa: F401 (fixtures)
     FIXTURES,
     SUB_PATH,
@@ -180,5 +180,34 @@ def test_floated_figures_stand_beside_their_text_in_the_margin(browser, tmp_path
             box, beside = figure.bounding_box(), text.bounding_box()
             assert box["y"] >= beside["y"] + beside["height"]
             assert box["x"] + box["width"] <= 390
+    finally:
+        page.close()
+
+
+def test_a_row_of_captions_under_an_image_starts_level(browser, tmp_path):
+    """building-blocks: captions of unequal length in a grid under the image start at
+    the same height, as in the article's grid (not centred on the longest)."""
+    source = tmp_path / "article"
+    source.mkdir()
+    (source / "a.png").write_bytes(png(400, 100))
+    long = "A caption that runs over several lines of the column it stands in. " * 4
+    (source / "index.html").write_text(
+        "<!doctype html><html><head></head><body><d-title><h1>C</h1></d-title><d-article>"
+        '<figure class="l-page"><img src="a.png" alt="Steps">'
+        '<div style="display: grid; grid-template-columns: 1fr 1fr 1fr;">'
+        f"<figcaption><b>1. One</b><div>{long}</div></figcaption>"
+        "<figcaption><b>2. Two</b><div>Short.</div></figcaption>"
+        "<figcaption><b>3. Three</b><div>Short.</div></figcaption>"
+        "</div></figure><p>After.</p></d-article></body></html>",
+        encoding="utf-8",
+    )
+    assert main(["import-distill", str(source), str(tmp_path / "project")]) == 0
+    build(tmp_path / "project", tmp_path / "site")
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    try:
+        page.goto((tmp_path / "site" / "index.html").as_uri(), wait_until="load")
+        tops = [page.locator("strong", has_text=title).bounding_box()["y"]
+                for title in ("1. One", "2. Two", "3. Three")]  # fmt: skip
+        assert max(tops) - min(tops) < 1
     finally:
         page.close()

@@ -87,7 +87,8 @@ def figure(cx: Context, node: Tag, legend: Tag | None) -> str:
         content = [c for c in content if c is not row]
         tags = [c for c in tags if c is not row]
         inner = "\n\n".join(cx.blocks(content))
-        inner += "\n\n" + md.directive("figure-legend", "", {}, grid(cx, row))
+        # Captions of unequal length start level, as in the article's grid.
+        inner += "\n\n" + md.directive("figure-legend", "", {}, grid(cx, row, align="start"))
         return layout_wrap(cx, node, cx.label(node) + inner)
     if not tags and not texts:
         if captions:
@@ -353,8 +354,9 @@ def _interactive_alt(
 # -- grids ------------------------------------------------------------------------------
 
 
-def grid(cx: Context, node: Tag, skip: list[Tag] | None = None) -> str:
-    """An inline-style CSS grid or flex row: ``side-by-side`` with its column tracks."""
+def grid(cx: Context, node: Tag, skip: list[Tag] | None = None, align: str | None = None) -> str:
+    """An inline-style CSS grid or flex row: ``side-by-side`` with its column tracks
+    (and ``align``, how its columns line up)."""
     skipped = {id(tag) for tag in skip or []}
     children = [
         c for c in node.children
@@ -362,6 +364,8 @@ def grid(cx: Context, node: Tag, skip: list[Tag] | None = None) -> str:
             isinstance(c, NavigableString) and not isinstance(c, Comment) and c.strip()))
     ]  # fmt: skip
     options = _grid_options(cx, node, children)
+    if align:
+        options["align"] = align
     cx.report.done("grid / flex row")
     cx.nesting += 1
     columns = [column for child in children if (column := _grid_column(cx, child))]
