@@ -40,6 +40,7 @@ from .config import read_config
 from .delivery.responsive_images import author_display, picture_sources
 from .machinery import priorities
 from .machinery.state import build_facts, builder_of
+from .raw_images import RawHtmlImages
 
 #: Image options that mean the author sized the image themselves.
 _AUTHOR_SIZED = ("width", "height", "scale")
@@ -277,3 +278,4 @@ def setup_images(app: Sphinx) -> None:
     app.add_post_transform(DarkVariants)
     app.add_post_transform(TransparentBackdrops)
     app.add_post_transform(SizeImages)
+    app.add_transform(RawHtmlImages)

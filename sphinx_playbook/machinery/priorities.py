@@ -120,6 +120,9 @@ READ_DOCINFO_FIELDS = 330
 #: LaTeX: the text and images of raw HTML added for the PDF, before doctree-read,
 #: where Sphinx's ImageCollector registers every image (its transforms need none of them).
 RAW_HTML_FOR_PAPER = 400
+#: HTML: a raw block's local <img> made an image node, after RAW_HTML_FOR_PAPER read
+#: the block whole, before doctree-read (ImageCollector registers the image).
+RAW_HTML_IMAGES = 410
 
 # -- post-transforms (write phase) --------------------------------------------------
 
