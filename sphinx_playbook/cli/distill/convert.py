@@ -21,6 +21,7 @@ from docutils.nodes import make_id
 
 from . import markdown as md
 from .assets import is_code_script, is_remote
+from .bundled_runtime import bundles_distill_runtime
 from .context import Context
 from .elements import GENERATED
 from .math import math_role
@@ -158,7 +159,7 @@ def _kept_from_head(cx: Context, element: Tag) -> bool:
         if attr_value(element, "type").lower() != "text/x-mathjax-config":
             cx.report.done("script (data)")
         return False
-    if DISTILL_RUNTIME.search(source):
+    if DISTILL_RUNTIME.search(source) or bundles_distill_runtime(cx.assets.local(source)):
         # The theme replaces it; the events scripts wait for are fired by the import's
         # own distill-events.js (a line of the report when the article listens).
         cx.report.done("Distill runtime")
