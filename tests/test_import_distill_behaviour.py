@@ -22,7 +22,7 @@ FIXTURES = Path(__file__).parent / "data" / "distill"
 #: Every fixture article that imports (the others test the errors).
 IMPORTABLE = (
     "basic", "behaviour", "bib-src", "fragments", "grid", "panels", "published", "tabs",
-    "floats", "v1", "v1-published",
+    "floats", "v1", "v1-published", "sections",
 )  # fmt: skip
 
 
@@ -441,3 +441,23 @@ def test_a_floated_figure_stands_in_the_margin_after_the_text_beside_it(tmp_path
     assert images["A small diagram"]["width"] == "165"
     caption = images["A side figure"].find_parent("figure").select_one(".caption-text")
     assert " ".join(caption.get_text().split()) == "A side figure's caption."
+
+
+def test_css_naming_section_selects_the_articles_sections_not_sphinxs(tmp_path, capsys):
+    """tests/data/distill/sections (activation-atlas): ``d-article section { contain:
+    layout paint }`` selected the article's own sections; the page's other sections are
+    the ones Sphinx writes per heading (which it would take out of the theme's subgrid),
+    so the kept rules select the article's sections only: here the one kept for a script."""
+    result = import_and_build(FIXTURES / "sections", tmp_path / "o", capsys)
+    assert (result["code"], result["build"]) == (0, 0)
+    soup = result["soup"]
+    css = "\n".join(style.get_text() for style in soup.select(".pb-body style"))
+    rules = {selector.strip(): body for selector, body in re.findall(r"([^{}]+)\{([^{}]*)\}", css)}
+    assert len(rules) == 2
+    headings = [soup.select_one(f"section#{name}") for name in ("first", "nested", "second")]
+    assert all(section is not None for section in headings)
+    for selector, body in rules.items():
+        selected = soup.select(selector)
+        assert not any(section in selected for section in headings)
+        if "contain" in body:
+            assert selected == [soup.select_one("#chart")]

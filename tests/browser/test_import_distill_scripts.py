@@ -211,3 +211,40 @@ def test_a_row_of_captions_under_an_image_starts_level(browser, tmp_path):
         assert max(tops) - min(tops) < 1
     finally:
         page.close()
+
+
+def test_the_articles_section_rule_leaves_the_heading_sections_on_the_grid(browser, tmp_path):
+    """tests/data/distill/sections (activation-atlas): the article's ``d-article section
+    { contain: layout paint }`` does not reach the sections Sphinx writes per heading,
+    which stay subgrids: a paragraph one and two headings deep stands in the text column
+    as wide as the first, and the page-wide figure is wider than the text."""
+    out = tmp_path / "project"
+    assert main(["import-distill", str(FIXTURES / "sections"), str(out)]) == 0
+    build(out, tmp_path / "site")
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    try:
+        page.goto((tmp_path / "site" / "index.html").as_uri(), wait_until="load")
+        boxes = [
+            page.locator(f"section#{name} > p").first.bounding_box()
+            for name in ("first", "nested", "second")
+        ]
+        assert all(box is not None for box in boxes)
+        for box in boxes[1:]:
+            assert (box["x"], box["width"]) == (boxes[0]["x"], boxes[0]["width"])
+        # The text column of the body's own grid, measured by a probe placed in it.
+        text = page.evaluate(
+            """() => { const probe = document.createElement('div');
+            probe.style.gridColumn = 'text';
+            document.querySelector('.pb-body').prepend(probe);
+            const box = probe.getBoundingClientRect(); probe.remove();
+            return {x: box.x, width: box.width}; }"""
+        )
+        assert (boxes[0]["x"], boxes[0]["width"]) == (text["x"], text["width"])
+        wide = page.locator("svg[width='100']").locator("xpath=..").bounding_box()
+        assert wide is not None and wide["width"] > boxes[0]["width"] + 100
+        # The article's own section, kept for its script, is contained as it was.
+        assert page.evaluate("getComputedStyle(document.getElementById('chart')).contain") == (
+            "layout paint"
+        )
+    finally:
+        page.close()

@@ -31,6 +31,12 @@ THEME_ELEMENTS = {
     "dt-appendix": ".pb-appendix",
 }  # fmt: skip
 _THEME_ELEMENT = re.compile(r"(?<![\w.#\\-])(" + "|".join(THEME_ELEMENTS) + r")(?![\w-])")
+#: The mark of the article's own ``<section>`` elements: its stylesheets' ``section``
+#: selects them, not the sections Sphinx writes for every heading (which a rule such as
+#: ``d-article section { contain: layout }`` would take out of the theme's subgrid).
+ARTICLE_SECTION = "data-distill-section"
+#: ``section`` as a type selector (outside attribute selectors and strings).
+_SECTION_TYPE = re.compile(r"""(\[[^\]]*\]|"[^"]*"|'[^']*')|(?<![\w.#\\-])section(?![\w-])""")
 #: A rule's prelude: the selectors (or an at-rule's condition) before its ``{``.
 _PRELUDE = re.compile(r"(^|[{}])([^{}]*)(?=\{)")
 _DATE_FORMATS = ("%Y-%m-%d", "%b %d, %Y", "%B %d, %Y", "%d %B %Y", "%d %b %Y", "%Y/%m/%d")
@@ -89,6 +95,8 @@ def read_article(source: Path) -> Article:
             "<d-title> or <dt-article> element"
         )
     v1, problems = _read_v1(soup, root)
+    for section in soup.find_all("section"):
+        section[ARTICLE_SECTION] = ""
     for style in soup.find_all("style"):
         if style.string:
             style.string = theme_selectors(style.string)
@@ -103,13 +111,20 @@ def read_article(source: Path) -> Article:
 def theme_selectors(css: str) -> str:
     """CSS whose selectors name Distill's elements (``d-article .content``), made to
     select what the theme writes in their place (``.pb-body .content``): the imported
-    page has no such elements, and the rules would otherwise never apply."""
+    page has no such elements, and the rules would otherwise never apply. ``section``
+    selects the article's own sections only (``section[data-distill-section]``): the
+    page's other sections are the ones Sphinx writes per heading, which the original
+    did not have."""
+
+    def section(match: re.Match[str]) -> str:
+        return match.group(1) or f"section[{ARTICLE_SECTION}]"
 
     def prelude(match: re.Match[str]) -> str:
         text = match.group(2)
         if text.lstrip().startswith("@"):
             return match.group(0)
-        return match.group(1) + _THEME_ELEMENT.sub(lambda m: THEME_ELEMENTS[m.group(1)], text)
+        text = _THEME_ELEMENT.sub(lambda m: THEME_ELEMENTS[m.group(1)], text)
+        return match.group(1) + _SECTION_TYPE.sub(section, text)
 
     return _PRELUDE.sub(prelude, css)
 
