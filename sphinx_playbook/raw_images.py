@@ -16,7 +16,7 @@ write it with its size, lazy loading and ``srcset``. Its width (a ``width``
 attribute or a pixel ``width`` in its style) becomes the image's width; the theme
 keeps every image within its column, so a ``max-width: none`` is dropped. An
 ``<img>`` with anything else (other attributes or declarations, a remote file, one
-inside a paragraph's raw text) stays as written.
+inside the author's own ``<picture>`` or a paragraph's raw text) stays as written.
 """
 
 from __future__ import annotations
@@ -143,6 +143,9 @@ class RawHtmlImages(SphinxTransform):
             tag = match.group("tag")
             if tag is None or tag.lower() != "<img":
                 continue
+            before_tag = text[: match.start()].lower()
+            if before_tag.count("<picture") > before_tag.count("</picture"):
+                continue  # the author's own <picture> chooses among its sources
             image = image_of(match.group("attrs"), self.env, self.config)
             if image is None:
                 continue

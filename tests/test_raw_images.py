@@ -55,6 +55,7 @@ OTHER = """# Kept as written
 <img alt="Remote" src="https://example.org/x.png"/>
 <img alt="Scripted" src="pics/wide.png" onclick="zoom(this)"/>
 <img alt="Styled" src="pics/wide.png" style="border: 1px solid red"/>
+<picture><source srcset="pics/beside.png"><img alt="Chosen" src="pics/beside.png"></picture>
 ```
 """
 
@@ -114,6 +115,9 @@ def test_what_an_image_node_cannot_say_stays_as_written(tmp_path: Path) -> None:
     scripted = page.find("img", alt="Scripted")
     assert scripted["src"] == "pics/wide.png" and scripted.get("loading") is None
     assert page.find("img", alt="Styled")["src"] == "pics/wide.png"
+    chosen = page.find("img", alt="Chosen")
+    assert chosen["src"] == "pics/beside.png" and chosen.parent.name == "picture"
+    assert len(chosen.parent.find_all("source")) == 1
 
 
 def test_a_rebuild_writes_what_a_fresh_build_writes(tmp_path: Path) -> None:
