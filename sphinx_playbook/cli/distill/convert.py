@@ -33,6 +33,8 @@ from .walk import Walker
 DISTILL_FIGURE_STYLE = "<style>.pb-body figure { position: relative; }</style>"
 DISTILL_RUNTIME = re.compile(r"template\.v\d(\.min)?\.js", re.IGNORECASE)
 MATH_RUNTIME = re.compile(r"mathjax|katex", re.IGNORECASE)
+#: plotly.js as a page loads it from a CDN (cdn.plot.ly/plotly-3.0.0.min.js, a bundle).
+PLOTLY_LIBRARY = re.compile(r"/plotly(?:\.js)?(?:-[\w.-]+)?(?:\.min)?\.js(?:[?#]|$)", re.I)
 #: Markup in a link's converted text: an image, emphasis, HTML, a role.
 MARKUP = re.compile(r"!\[|(?<!\\)\*|<[A-Za-z]|\{\w+\}`")
 
@@ -150,6 +152,23 @@ def head_blocks(cx: Context) -> list[str]:
     return [f"{fence}{{raw}} html\n{html}\n{fence}"]
 
 
+def _uses_global(cx: Context, name: str) -> bool:
+    """Whether a script of the page (inline, or a file of the article) names ``name``."""
+    for script in cx.article.soup.find_all("script"):
+        if not is_code_script(script):
+            continue
+        source = attr_value(script, "src")
+        if not source:
+            text = script.get_text()
+        elif (path := cx.assets.local(source)) is not None and path.is_file():
+            text = path.read_text(encoding="utf-8", errors="replace")
+        else:
+            continue
+        if re.search(rf"\b{re.escape(name)}\b", text):
+            return True
+    return False
+
+
 def _kept_from_head(cx: Context, element: Tag) -> bool:
     """Whether a script, stylesheet or style of the head is kept (each is reported)."""
     source = attr_value(element, "src") or attr_value(element, "href")
@@ -170,6 +189,17 @@ def _kept_from_head(cx: Context, element: Tag) -> bool:
             "math runtime",
             element.sourceline,
             f"{source} is not loaded: formulas are rendered at build time",
+        )
+        return False
+    if is_remote(source) and PLOTLY_LIBRARY.search(source) and not _uses_global(cx, "Plotly"):
+        # The figures draw in frames that load the site's own plotly.js; no code of the
+        # page's asks for the library: the download (3 MB, another site) goes.
+        cx.report.done("plotly.js from another site")
+        cx.report.doubt(
+            "plotly.js from another site",
+            element.sourceline,
+            f"{source} is not loaded: no script of the page uses Plotly, and the figures "
+            "draw with the site's plotly.js (add the script back in a raw block if one does)",
         )
         return False
     if is_remote(source):
