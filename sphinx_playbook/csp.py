@@ -42,7 +42,7 @@ def policy(library_style_elements: bool = False) -> str:
 
 
 #: Comments, elements whose content is text (skipped), and start tags.
-_TOKEN = re.compile(
+HTML_TOKEN = re.compile(
     r"""(?P<comment><!--.*?-->)
       | (?P<raw><(?P<rawname>script|style|textarea|title)\b
           (?P<rawattrs>(?:"[^"]*"|'[^']*'|[^'">])*)>(?P<rawbody>.*?)</(?P=rawname)\s*>)
@@ -50,7 +50,7 @@ _TOKEN = re.compile(
     re.IGNORECASE | re.DOTALL | re.VERBOSE,
 )
 #: One attribute of a start tag, its value quoted or not.
-_ATTRIBUTE = re.compile(
+HTML_ATTRIBUTE = re.compile(
     r"""(?P<space>\s*)(?P<name>[^\s"'>/=]+)(?:\s*=\s*(?P<value>"[^"]*"|'[^']*'|[^\s"'=<>`]+))?""",
 )
 #: A script the browser does not run (data: JSON, templates): no policy applies.
@@ -65,7 +65,7 @@ _MEDIA = re.compile(r"""\bmedia\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
 CLASS_PREFIX = "pb-s-"
 
 
-def _unquote(value: str | None) -> str:
+def attribute_value(value: str | None) -> str:
     if value is None:
         return ""
     if value[:1] in "\"'":
@@ -73,7 +73,7 @@ def _unquote(value: str | None) -> str:
     return html.unescape(value)
 
 
-def _split_declarations(text: str) -> list[str] | None:
+def split_declarations(text: str) -> list[str] | None:
     """The declarations of a style attribute, or None when they could break out of a
     rule in a stylesheet (braces, an unclosed string or comment)."""
     if "{" in text or "}" in text or "/*" in text or "<" in text:
@@ -119,7 +119,7 @@ def _rewrite_start_tags(markup: str, rewrite: Callable[[str, str], str | None]) 
         new = rewrite(match.group("tag"), match.group("attrs"))
         return match.group(0) if new is None else new
 
-    return _TOKEN.sub(one, markup)
+    return HTML_TOKEN.sub(one, markup)
 
 
 def move_style_attributes(markup: str) -> tuple[str, dict[str, str]]:
@@ -136,12 +136,12 @@ def move_style_attributes(markup: str) -> tuple[str, dict[str, str]]:
             return None
         items = [
             (m.group("space"), m.group("name"), m.group("value"))
-            for m in _ATTRIBUTE.finditer(attrs)
+            for m in HTML_ATTRIBUTE.finditer(attrs)
         ]
         style = [i for i, (_, name, _v) in enumerate(items) if name.lower() == "style"]
         if not style:
             return None
-        declarations = _split_declarations(_unquote(items[style[0]][2]))
+        declarations = split_declarations(attribute_value(items[style[0]][2]))
         if declarations is None:
             return None
         kept = [item for i, item in enumerate(items) if i not in style]
@@ -152,7 +152,7 @@ def move_style_attributes(markup: str) -> tuple[str, dict[str, str]]:
             classes = [i for i, (_, n, _v) in enumerate(kept) if n.lower() == "class"]
             if classes:
                 space, n, value = kept[classes[0]]
-                joined = f"{_unquote(value)} {name}".strip()
+                joined = f"{attribute_value(value)} {name}".strip()
                 kept[classes[0]] = (space, n, f'"{html.escape(joined)}"')
             else:
                 kept.append((" ", "class", f'"{name}"'))
@@ -198,7 +198,7 @@ def move_inline_scripts(markup: str, src: Callable[[str], str]) -> tuple[str, di
         files[url] = code
         return f'<script{attrs.rstrip()} src="{html.escape(url)}"></script>'
 
-    return _TOKEN.sub(one, markup), files
+    return HTML_TOKEN.sub(one, markup), files
 
 
 def move_style_elements(markup: str) -> tuple[str, str]:
@@ -217,7 +217,7 @@ def move_style_elements(markup: str) -> tuple[str, str]:
             sheets.append(f"@media {query}{{\n{text}\n}}\n" if query else text + "\n")
         return ""
 
-    return _TOKEN.sub(one, markup), "".join(sheets)
+    return HTML_TOKEN.sub(one, markup), "".join(sheets)
 
 
 def script_name(code: str) -> str:

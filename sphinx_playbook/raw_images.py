@@ -30,7 +30,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.transforms import SphinxTransform
 
-from .csp import _ATTRIBUTE, _TOKEN, _split_declarations, _unquote
+from .csp import HTML_ATTRIBUTE, HTML_TOKEN, attribute_value, split_declarations
 from .machinery import priorities
 from .machinery.state import build_facts, builder_of
 
@@ -72,14 +72,14 @@ def local_file(env: Any, config: Any, source: str) -> str | None:
 def image_of(attrs: str, env: Any, config: Any) -> nodes.image | None:
     """The image node an ``<img>`` start tag's attributes say, or None to keep it."""
     found: dict[str, str] = {}
-    for match in _ATTRIBUTE.finditer(attrs):
+    for match in HTML_ATTRIBUTE.finditer(attrs):
         name = match.group("name").lower()
         if name == "/":
             continue
         if name not in _KNOWN_ATTRIBUTES or name in found:
             return None
         value = match.group("value")
-        found[name] = _unquote(value) if value is not None else ""
+        found[name] = attribute_value(value) if value is not None else ""
     source = found.get("src", "").strip()
     if not source.lower().split("?")[0].endswith(_SUFFIXES):
         return None
@@ -93,7 +93,7 @@ def image_of(attrs: str, env: Any, config: Any) -> nodes.image | None:
             if length is None:
                 return None
             options[name] = length
-    declarations = _split_declarations(found["style"]) if "style" in found else []
+    declarations = split_declarations(found["style"]) if "style" in found else []
     if declarations is None:
         return None
     for declaration in declarations:
@@ -139,7 +139,7 @@ class RawHtmlImages(SphinxTransform):
             node.source, node.line = raw.source, raw.line
             return node
 
-        for match in _TOKEN.finditer(text):
+        for match in HTML_TOKEN.finditer(text):
             tag = match.group("tag")
             if tag is None or tag.lower() != "<img":
                 continue
