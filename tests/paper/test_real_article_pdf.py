@@ -210,13 +210,14 @@ def test_a_missing_svg_is_sphinx_s_one_warning_and_its_alt_text(article: Pdf) ->
 
 
 def test_the_html_page_shows_the_raw_html_images_once(tmp_path: Path) -> None:
-    """The PDF's copies of raw HTML images are for LaTeX only: the page keeps the
-    raw HTML's <img>, with no second image and no copy in _images/."""
+    """The PDF's copies of raw HTML images are for LaTeX only: the page shows each
+    raw HTML <img> once (as an image of the page: raw_images.py), with no second
+    image from the PDF's copy."""
     files = {"index.md": PAGE, "animation.gif": _animation()}
     files["_published/assets/published.png"] = png(8, 8)
     out = build(write_project(tmp_path / "src", files, conf=CONF), tmp_path / "html")
     page = BeautifulSoup((out / "index.html").read_text(encoding="utf-8"), "html.parser")
     shown = page.find_all("img", alt="Published picture")
-    assert [img["src"] for img in shown] == ["assets/published.png"]
-    assert not list(out.glob("_images/published*"))
+    assert len(shown) == 1
+    assert (out / shown[0]["src"]).is_file()
     assert (out / "assets" / "published.png").is_file()  # html_extra_path, as before
