@@ -9,6 +9,7 @@ output, which the test suite checks on the formula corpus. Set
 
 from __future__ import annotations
 
+import atexit
 import os
 from collections.abc import Callable
 from importlib.util import find_spec
@@ -49,6 +50,11 @@ class MiniRacerContext:
         from py_mini_racer import MiniRacer
 
         self._context = MiniRacer()
+        # mini-racer runs an event loop in a daemon thread and joins it when the
+        # context closes; left to garbage collection at interpreter exit, that join
+        # never returns on Python 3.13 (daemon threads are stopped by then) and the
+        # process (a worker, the build) hangs. Closed while the thread still runs.
+        atexit.register(self._context.close)
 
     def eval(self, source: str) -> None:
         self._context.eval(source)
